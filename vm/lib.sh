@@ -1,0 +1,26 @@
+# Shared helpers for vm/ scripts: paths, messages, and dependency checks.
+# Sourced, not run. Callers set -euo pipefail and define $top.
+# shellcheck shell=bash
+
+BUILD=${BUILD:-$top/build}
+export BUILD
+
+say()  { printf '==> %s\n' "$*" >&2; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+die()  { printf 'error: %s\n' "$*" >&2; exit 2; }
+
+# require_pkg PKG...: fail with the command that fixes it when a Debian package is missing.
+require_pkg() {
+	local p
+	for p in "$@"; do
+		if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
+			die "Debian package '$p' is missing. Run 'make deps' (or: apt-get install $p)."
+		fi
+	done
+}
+
+# require_cmd CMD PKG: the same for a command.
+require_cmd() {
+	command -v "$1" >/dev/null 2>&1 ||
+		die "'$1' is not installed. Run 'make deps' (or: apt-get install $2)."
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Extract Debian's linux-source-6.1 into build/src as a git repository whose first commit,
+# tagged "pristine", is the untouched Debian tree; "base" is where labs start. Every lab tree is a worktree of it.
+# Usage: vm/tree.sh            (idempotent: does nothing when build/src is ready)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/vm/lib.sh"
+
+src="$BUILD/src"
+tested=$(cat "$top/vm/TESTED_VERSION")
+tarball=/usr/src/linux-source-6.1.tar.xz
+
+require_pkg linux-source-6.1
+installed=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+if [ "$installed" != "$tested" ]; then
+	warn "linux-source-6.1 $installed is installed; the series was tested against $tested." \
+		"Patches may need fuzz; report problems with this version."
+fi
+
+if git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
+	exit 0
+fi
+
+say "extracting $tarball into $src (once; about a minute)"
+rm -rf "$src" "$BUILD/linux-source-6.1"
+mkdir -p "$BUILD"
+tar -xf "$tarball" -C "$BUILD"
+mv "$BUILD/linux-source-6.1" "$src"
+
+say "recording the pristine tree as a git commit (tag: pristine)"
+git -C "$src" init -q -b pristine
+git -C "$src" config user.name "fibrils lab"
+git -C "$src" config user.email "lab@fibrils.invalid"
+git -C "$src" config gc.auto 0
+# Debian's .gitignore ignores every top-level entry ("/*"), so -f is needed to
+# record the tree, and the "base" commit drops that block so that new files a
+# student creates (kernel/fibril.c, ...) show in git status and in handin.
+git -C "$src" add -A -f
+git -C "$src" commit -q -m "Debian linux-source-6.1 $installed, pristine"
+git -C "$src" tag pristine
+sed -i '/^# Debian packaging: ignore everything/,$d' "$src/.gitignore"
+sed -i '${/^#$/d}' "$src/.gitignore"
+git -C "$src" commit -q -a -m "lab base: stop ignoring the top-level tree (Debian .gitignore)"
+git -C "$src" tag base
