@@ -15,17 +15,29 @@ for p in "${pkgs[@]}"; do
 	fi
 done
 
-if [ "${#missing[@]}" -eq 0 ]; then
-	echo "deps: all ${#pkgs[@]} packages are installed"
+debdir="$here/../build/debs"
+have_busybox() { ls "$debdir"/busybox-static_*_i386.deb >/dev/null 2>&1; }
+
+if [ "${#missing[@]}" -eq 0 ] && have_busybox; then
+	echo "deps: all ${#pkgs[@]} packages are installed; the i386 busybox is in build/debs"
 	exit 0
 fi
 
-# busybox-static:i386 needs the i386 architecture known to dpkg.
+# The guest's busybox is Debian's busybox-static for i386: downloaded and extracted
+# into the initramfs, never installed over the host's busybox. apt needs the i386
+# architecture to see it.
 if ! dpkg --print-foreign-architectures | grep -qx i386; then
 	echo "deps: adding the i386 architecture (dpkg --add-architecture i386)"
 	$sudo dpkg --add-architecture i386
 fi
-
-echo "deps: installing ${missing[*]}"
 $sudo apt-get update -q
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+
+if [ "${#missing[@]}" -gt 0 ]; then
+	echo "deps: installing ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if ! have_busybox; then
+	mkdir -p "$debdir"
+	(cd "$debdir" && apt-get download busybox-static:i386)
+fi

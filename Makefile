@@ -1,0 +1,66 @@
+# The fibrils teaching lab: the one front door. `make help` lists every target.
+#
+# The two commands that set up everything on a fresh Debian 12 machine:
+#   make demo    build a lab kernel, boot it in QEMU, run the demo program
+#   make check   grade every lab (builds, boots, runs the tests and GDB walkthroughs)
+
+SHELL := /bin/bash
+LABS := $(sort $(patsubst labs/lab%/,%,$(wildcard labs/lab*/)))
+LAB ?= $(lastword $(LABS))
+SMP ?= 1
+GDBPORT ?= 1234
+export GDBPORT ACCEL LAB
+
+LABDIR := build/lab$(LAB)
+
+.PHONY: help deps doctor lab qemu qemu-gdb gdb check handin run-guest docs demo lint clean distclean
+
+help: ## this list
+	@echo "Targets (LAB=n picks a lab, default the latest: $(LAB); labs: $(LABS)):"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | awk -F'\t' '{ printf "  %-12s %s\n", $$1, $$2 }'
+
+deps: ## install every Debian package needed (idempotent; sudo when not root)
+	@vm/deps.sh
+
+doctor: ## preflight: packages, disk, GDB port, GDB auto-load, KVM
+	@vm/doctor.sh
+
+lab: deps ## prepare lab LAB's kernel tree in build/labN/src and build it
+	@vm/student-lab.sh $(LAB)
+
+qemu: lab ## boot lab LAB's kernel to a shell on the serial console (SMP=k)
+	@vm/lab-initramfs.sh $(LAB) $(LABDIR)/initramfs.cpio.gz
+	@vm/qemu.sh --kernel $(LABDIR)/obj/arch/x86/boot/bzImage --initrd $(LABDIR)/initramfs.cpio.gz --smp $(SMP)
+
+qemu-gdb: lab ## like qemu, paused at the first instruction with a GDB stub on GDBPORT
+	@vm/lab-initramfs.sh $(LAB) $(LABDIR)/initramfs.cpio.gz
+	@vm/qemu.sh --kernel $(LABDIR)/obj/arch/x86/boot/bzImage --initrd $(LABDIR)/initramfs.cpio.gz --smp $(SMP) --gdb
+
+gdb: ## GDB on lab LAB's vmlinux, lx- scripts and gdbscripts/ loaded, attached to GDBPORT
+	@vm/gdb.sh $(LABDIR)/obj
+
+check: deps ## grade every lab (or LAB=n; SUBMISSION=file.patch grades a student's patch)
+	@vm/check.sh "$(if $(filter command line environment,$(origin LAB)),$(LAB))" "$(SUBMISSION)"
+
+handin: ## write your work on lab LAB as handin-labN.patch
+	@vm/handin.sh $(LAB)
+
+run-guest: deps ## boot lab LAB's solved kernel with PROG=static-i386-binary, exit with its status
+	@test -n "$(PROG)" || { echo "usage: make run-guest PROG=path [LAB=n] [SMP=k]"; exit 2; }
+	@vm/run-guest.sh "$(PROG)" $(LAB) $(SMP)
+
+docs: ## build the annotated walkthrough (docs/*.md) into build/docs with pandoc
+	@vm/docs.sh
+
+demo: deps ## the main job: build, boot, and run the demo in the guest
+	@vm/demo.sh
+
+lint: ## shellcheck every script, and checkpatch every patch in patches/ and solutions/
+	@shellcheck -x vm/*.sh vm/guest/init vm/guest/poweroff .ci/run
+	@vm/checkpatch.sh
+
+clean: ## remove build outputs but keep the kernel trees (your work) and ccache
+	rm -rf results build/check build/guest build/docs build/initramfs.*
+
+distclean: ## remove build/ entirely, kernel trees included (your work too!)
+	rm -rf build results

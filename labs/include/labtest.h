@@ -1,0 +1,70 @@
+/*
+ * labtest.h: the few helpers every in-guest test uses.
+ *
+ * A test is a static i386 program. It prints diagnostics (the guest's /init prefixes
+ * them with "# ") and exits 0 when every check held. /init turns that exit status
+ * into one TAP line, "ok N - name" or "not ok N - name".
+ */
+#ifndef LABTEST_H
+#define LABTEST_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int labtest_failures;
+
+/* CHECK(cond, fmt, ...): report one check; a failed check fails the test, which goes on. */
+#define CHECK(cond, ...)                                                       \
+	do {                                                                   \
+		int ok_ = !!(cond);                                            \
+		printf("%s: ", ok_ ? "pass" : "FAIL");                         \
+		printf(__VA_ARGS__);                                           \
+		printf("%s\n", ok_ ? "" : "   <-- (" #cond ")");              \
+		fflush(stdout);                                                \
+		if (!ok_)                                                      \
+			labtest_failures++;                                    \
+	} while (0)
+
+/* REQUIRE: like CHECK, but a failure ends the test at once (nothing after it makes sense). */
+#define REQUIRE(cond, ...)                                                     \
+	do {                                                                   \
+		CHECK(cond, __VA_ARGS__);                                      \
+		if (!(cond))                                                   \
+			exit(1);                                               \
+	} while (0)
+
+static inline int labtest_done(void)
+{
+	printf("%d check(s) failed\n", labtest_failures);
+	return labtest_failures ? 1 : 0;
+}
+
+/* status_field(pid, "Name:", buf, len): the value of a /proc/PID/status line, or NULL. */
+static inline char *status_field(int pid, const char *key, char *buf, size_t len)
+{
+	char path[64], line[256];
+	FILE *f;
+	char *found = NULL;
+
+	snprintf(path, sizeof(path), pid ? "/proc/%d/status" : "/proc/self/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, strlen(key)) == 0) {
+			char *v = line + strlen(key);
+
+			v += strspn(v, " \t");
+			v[strcspn(v, "\n")] = '\0';
+			snprintf(buf, len, "%s", v);
+			found = buf;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+#endif

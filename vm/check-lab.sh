@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Grade one lab: vm/check-lab.sh LAB start|solved [SUBMISSION.patch]
+# Builds the lab's kernel (start tree, solved tree, or start + a student's patch), boots
+# it once per SMP setting in labs/labLAB/tests.conf, and prints one line per test:
+#   solved/submission: every test must pass;
+#   start: every "exercise" test must FAIL (a test that cannot fail is a defect) and
+#          every other test must pass.
+# A guest log with a kernel warning, or a guest that hangs or panics, fails the run.
+# Appends "lab variant smp test result points" rows to results/results.tsv.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/vm/lib.sh"
+
+lab=$1 variant=$2 submission=${3:-}
+conf="$top/labs/lab$lab/tests.conf"
+[ -f "$conf" ] || die "no $conf"
+results="$top/results"
+mkdir -p "$results"
+tag="lab$lab-$variant"
+[ -z "$submission" ] || tag="lab$lab-submission"
+work="$BUILD/check/lab$lab"
+
+# --- the kernel ---
+"$top/vm/lab-tree.sh" "$lab" "$work/src" "check-lab$lab" "$variant" $submission
+"$top/vm/build-kernel.sh" "$work/src" "$work/obj"
+
+# --- the tests ---
+smps=$(awk '$1 == "smp" { $1 = ""; print }' "$conf")
+disk_size=$(awk '$1 == "disk" { print $2 }' "$conf")
+tests_dir="$work/tests"
+rm -rf "$tests_dir"
+mkdir -p "$tests_dir"
+awk '$1 == "test" || $1 == "exercise" { print $2 }' "$conf" >"$tests_dir/list"
+while read -r name; do
+	gcc -m32 -static -O2 -Wall -Werror -pthread -I"$top/labs/include" \
+		-o "$tests_dir/$name" "$top/labs/lab$lab/tests/$name.c" ||
+		die "test $name does not compile (gcc -m32 -static; make deps installs gcc-multilib)"
+done <"$tests_dir/list"
+"$top/vm/initramfs.sh" "$work/initramfs.cpio.gz" --tests "$tests_dir"
+
+failed=0 got=0 max=0
+report() { # name result points expected-to-fail
+	local name=$1 ok=$2 pts=$3 want_fail=$4 shown
+	if [ "$want_fail" = 1 ]; then
+		if [ "$ok" = 1 ]; then shown="FAIL (passes on the start tree: it cannot fail)"; ok=0;
+		else shown="OK (fails on the start tree, as it must)"; ok=1; fi
+	else
+		if [ "$ok" = 1 ]; then shown="OK"; else shown="FAIL"; fi
+	fi
+	printf '  %-34s %s (%s pts)\n' "$name" "$shown" "$pts"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$lab" "${tag#lab"$lab"-}" "$smp" "$name" \
+		"$([ "$ok" = 1 ] && echo PASS || echo FAIL)" "$pts" >>"$results/results.tsv"
+	max=$((max + pts))
+	if [ "$ok" = 1 ]; then got=$((got + pts)); else failed=1; fi
+}
+
+for smp in $smps; do
+	echo "== lab $lab: $variant${submission:+ + $(basename "$submission")}, -smp $smp =="
+	log="$results/$tag-smp$smp.log"
+	disk_args=()
+	if [ -n "$disk_size" ]; then
+		disk="$work/disk-smp$smp.img"
+		rm -f "$disk"
+		truncate -s "$disk_size" "$disk"
+		mkfs.ext4 -q -F "$disk"
+		disk_args=(--disk "$disk")
+	fi
+	t0=$(date +%s)
+	set +e
+	"$top/vm/qemu.sh" --kernel "$work/obj/arch/x86/boot/bzImage" --initrd "$work/initramfs.cpio.gz" \
+		--mode test --smp "$smp" --timeout "${GUEST_TIMEOUT:-900}" --log "$log" "${disk_args[@]}" >/dev/null
+	guest_rc=$?
+	set -e
+	echo "  (guest ran $(($(date +%s) - t0)) s, log: ${log#"$top"/})"
+
+	while read -r kind name pts _; do
+		case "$kind" in
+		test | exercise)
+			ok=0
+			grep -qE "^ok [0-9]+ - $name\$" "$log" && ok=1
+			want_fail=0
+			[ "$variant" = start ] && [ -z "$submission" ] && [ "$kind" = exercise ] && want_fail=1
+			report "$name" "$ok" "$pts" "$want_fail"
+			;;
+		host)
+			ok=0
+			LOG=$log DISK=${disk:-} KSRC="$work/src" KOBJ="$work/obj" VARIANT=$variant \
+				bash "$top/labs/lab$lab/host/$name.sh" >"$results/$tag-smp$smp-$name.out" 2>&1 && ok=1
+			want_fail=0
+			[ "$variant" = start ] && [ -z "$submission" ] && [ "${4:-}" = exercise ] && want_fail=1
+			report "$name" "$ok" "$pts" "$want_fail"
+			;;
+		esac
+	done < <(grep -vE '^[[:space:]]*(#|$)' "$conf" | awk '{ print $1, $2, $3, $4 }')
+
+	ok=1
+	[ "$guest_rc" = 0 ] || ok=0
+	"$top/vm/logscan.sh" "$log" >"$results/$tag-smp$smp.kernel-problems" || ok=0
+	[ "$ok" = 1 ] || sed 's/^/    /' "$results/$tag-smp$smp.kernel-problems" | head -20
+	report "guest-clean (no hang, panic, warning)" "$ok" 0 0
+done
+
+# GDB walkthroughs are graded on the solved tree only: they follow the reference code.
+if [ "$variant" = solved ] || [ -n "$submission" ]; then
+	while read -r _ name pts; do
+		echo "== lab $lab: GDB walkthrough $name =="
+		smp=1
+		ok=0
+		"$top/vm/gdb-check.sh" "$lab" "$name" "$work" >"$results/$tag-gdb-$name.log" 2>&1 && ok=1
+		[ "$ok" = 1 ] || tail -15 "$results/$tag-gdb-$name.log" | sed 's/^/    /'
+		report "gdb:$name" "$ok" "$pts" 0
+	done < <(awk '$1 == "gdb"' "$conf")
+fi
+
+echo "Score: lab $lab $variant: $got/$max"
+[ "$failed" = 0 ] || echo "  failing guest logs are in results/ (named $tag-smp*.log)"
+exit "$failed"

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# make doctor: preflight. Prints what is ready and what is not; exits 1 if something
+# would stop make check.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/vm/lib.sh"
+bad=0
+ok()   { printf '  ok    %s\n' "$*"; }
+fail() { printf '  FAIL  %s\n' "$*"; bad=1; }
+note() { printf '  note  %s\n' "$*"; }
+
+echo "packages (vm/packages.txt):"
+while read -r p; do
+	case "$p" in "#"* | "") continue ;; esac
+	v=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null) && [ -n "$v" ] && ok "$p $v" ||
+		fail "$p missing: run 'make deps'"
+done <"$top/vm/packages.txt"
+ls "$BUILD"/debs/busybox-static_*_i386.deb >/dev/null 2>&1 && ok "busybox-static:i386 .deb in build/debs" ||
+	fail "the i386 busybox is not downloaded: run 'make deps'"
+tested=$(cat "$top/vm/TESTED_VERSION")
+have=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)
+[ "$have" = "$tested" ] && ok "linux-source-6.1 is the tested version $tested" ||
+	note "linux-source-6.1 is ${have:-missing}; the series was tested against $tested"
+
+echo "disk:"
+free_gb=$(df -BG --output=avail "$top" | tail -1 | tr -dc 0-9)
+[ "$free_gb" -ge 15 ] && ok "${free_gb}G free under $top (a lab needs ~3G, make check ~10G)" ||
+	fail "only ${free_gb}G free under $top: make check needs about 10G"
+
+echo "GDB:"
+port=${GDBPORT:-1234}
+if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+	fail "port $port is in use: pick another with GDBPORT=n"
+else
+	ok "GDB port $port is free"
+fi
+ok "make gdb allows auto-load of vmlinux-gdb.py from the lab's build folder only (add-auto-load-safe-path)"
+
+echo "accelerator:"
+if [ -e /dev/kvm ]; then
+	if timeout 20 qemu-system-i386 -accel kvm -M pc -display none -monitor none -serial none \
+		-no-reboot -kernel /dev/null </dev/null >/dev/null 2>&1; then
+		note "KVM may work here: ACCEL=kvm is an opt-in"
+	else
+		note "/dev/kvm exists but QEMU cannot use it (nested): TCG, the default, is used"
+	fi
+else
+	note "no /dev/kvm: TCG, the default, is used"
+fi
+exit "$bad"

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Prepare a lab's kernel tree as a worktree of build/src:
+#   vm/lab-tree.sh LAB DEST BRANCH start|solved [SUBMISSION.patch]
+# start  = base + every earlier lab's patch and solution + lab LAB's patch (what students get)
+# solved = start + solutions/labLAB/*.patch (what make check grades)
+# With SUBMISSION, the student's patch is applied on the start tree instead.
+# The series order is: solutions/lab0, patches/0001, solutions/lab1, patches/0002, ...
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/vm/lib.sh"
+
+[ $# -ge 4 ] || die "usage: $0 LAB DEST BRANCH start|solved [SUBMISSION]"
+lab=$1 dest=$2 branch=$3 variant=$4 submission=${5:-}
+[ -d "$top/labs/lab$lab" ] || die "there is no lab $lab (labs/lab$lab)"
+
+"$top/vm/tree.sh"
+src="$BUILD/src"
+
+# series LAB: the patch files of the start tree of lab LAB, in order.
+series() {
+	local n=$1 i p
+	for ((i = 0; i <= n; i++)); do
+		if [ "$i" -gt 0 ]; then
+			for p in "$top"/patches/"$(printf '%04d' "$i")"-*.patch; do
+				[ -e "$p" ] && echo "$p"
+			done
+		fi
+		if [ "$i" -lt "$n" ]; then
+			for p in "$top"/solutions/lab"$i"/*.patch; do
+				[ -e "$p" ] && echo "$p"
+			done
+		fi
+	done
+	return 0
+}
+
+mapfile -t patches < <(series "$lab")
+if [ "$variant" = solved ]; then
+	for p in "$top"/solutions/lab"$lab"/*.patch; do [ -e "$p" ] && patches+=("$p"); done
+elif [ "$variant" != start ]; then
+	die "variant must be start or solved"
+fi
+[ -z "$submission" ] || patches+=("$(cd "$(dirname "$submission")" && pwd)/$(basename "$submission")")
+
+if [ ! -e "$dest/.git" ]; then
+	mkdir -p "$(dirname "$dest")"
+	git -C "$src" worktree prune
+	git -C "$src" worktree add -q -f -B "$branch" "$dest" base
+else
+	# Reset in place: files that do not change keep their mtimes, so the
+	# next build recompiles only what this series changes.
+	git -C "$dest" am --abort >/dev/null 2>&1 || true
+	git -C "$dest" checkout -q -B "$branch" base
+	git -C "$dest" reset -q --hard base
+fi
+for p in "${patches[@]}"; do
+	git -C "$dest" am -q --3way "$p" || die "$(basename "$p") does not apply to lab $lab's tree ($dest)"
+done
+say "lab $lab ($variant${submission:+ + $(basename "$submission")}): $dest at $(git -C "$dest" log --oneline -1)"
