@@ -9,7 +9,7 @@
 
 import gdb
 
-from linux import cpus, tasks
+from linux import cpus
 
 # i386 without VM86: the entry code leaves 8 unused bytes above pt_regs
 # (arch/x86/include/asm/thread_info.h, TOP_OF_KERNEL_STACK_PADDING).
@@ -42,7 +42,7 @@ class LxKstack(gdb.Command):
 
     def invoke(self, arg, from_tty):
         cpu = cpus.get_current_cpu()
-        current = tasks.get_current_task(cpu).dereference()
+        current = cpus.get_current_task(cpu)  # a struct task_struct value
         task = gdb.parse_and_eval(arg) if arg else current
         if task.type.code == gdb.TYPE_CODE_PTR:
             task = task.dereference()

@@ -21,7 +21,7 @@ tag="lab$lab-$variant"
 work="$BUILD/check/lab$lab"
 
 # --- the kernel ---
-"$top/vm/lab-tree.sh" "$lab" "$work/src" "check-lab$lab" "$variant" $submission
+"$top/vm/lab-tree.sh" "$lab" "$work/src" "check-lab$lab" "$variant" ${submission:+"$submission"}
 "$top/vm/build-kernel.sh" "$work/src" "$work/obj"
 
 # --- the tests ---

@@ -11,7 +11,7 @@ lab=${1:-} submission=${2:-}
 if [ -n "$lab" ]; then
 	labs=("$lab")
 else
-	mapfile -t labs < <(ls -d "$top"/labs/lab*/ | sed 's|.*/lab\([0-9]*\)/|\1|' | sort -n)
+	mapfile -t labs < <(find "$top/labs" -maxdepth 1 -name 'lab[0-9]*' -printf '%f\n' | sed 's/^lab//' | sort -n)
 fi
 rm -f "$top/results/results.tsv"
 mkdir -p "$top/results"

@@ -7,10 +7,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 bad=0
 for p in "$top"/patches/*.patch "$top"/solutions/lab*/*.patch; do
 	[ -e "$p" ] || continue
-	if ! (cd "$BUILD/src" && perl scripts/checkpatch.pl --no-tree --terse -q "$p"); then
-		errors=$(cd "$BUILD/src" && perl scripts/checkpatch.pl --no-tree --terse -q "$p" | grep -c ': ERROR:' || true)
-		if [ "$errors" -gt 0 ]; then bad=1; fi
-	fi
+	out=$(cd "$BUILD/src" && perl scripts/checkpatch.pl --no-tree --terse -q "$p") || true
+	[ -z "$out" ] || printf '%s\n' "$out"
+	if grep -q ': ERROR:' <<<"$out"; then bad=1; fi
 done
 if [ "$bad" -ne 0 ]; then die "checkpatch found errors"; fi
 say "checkpatch: no errors"

@@ -12,20 +12,29 @@ note() { printf '  note  %s\n' "$*"; }
 echo "packages (vm/packages.txt):"
 while read -r p; do
 	case "$p" in "#"* | "") continue ;; esac
-	v=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null) && [ -n "$v" ] && ok "$p $v" ||
-		fail "$p missing: run 'make deps'"
+	v=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null) || v=""
+	if [ -n "$v" ]; then ok "$p $v"; else fail "$p missing: run 'make deps'"; fi
 done <"$top/vm/packages.txt"
-ls "$BUILD"/debs/busybox-static_*_i386.deb >/dev/null 2>&1 && ok "busybox-static:i386 .deb in build/debs" ||
+if compgen -G "$BUILD/debs/busybox-static_*_i386.deb" >/dev/null; then
+	ok "busybox-static:i386 .deb in build/debs"
+else
 	fail "the i386 busybox is not downloaded: run 'make deps'"
+fi
 tested=$(cat "$top/vm/TESTED_VERSION")
 have=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)
-[ "$have" = "$tested" ] && ok "linux-source-6.1 is the tested version $tested" ||
+if [ "$have" = "$tested" ]; then
+	ok "linux-source-6.1 is the tested version $tested"
+else
 	note "linux-source-6.1 is ${have:-missing}; the series was tested against $tested"
+fi
 
 echo "disk:"
 free_gb=$(df -BG --output=avail "$top" | tail -1 | tr -dc 0-9)
-[ "$free_gb" -ge 15 ] && ok "${free_gb}G free under $top (a lab needs ~3G, make check ~10G)" ||
+if [ "$free_gb" -ge 15 ]; then
+	ok "${free_gb}G free under $top (a lab needs ~3G, make check ~10G)"
+else
 	fail "only ${free_gb}G free under $top: make check needs about 10G"
+fi
 
 echo "GDB:"
 port=${GDBPORT:-1234}

@@ -7,10 +7,10 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/vm/lib.sh"
 
-lab=$1 name=$2 work=$3
+name=$2 work=$3 # $1, the lab, names the caller's context only
 script="$top/gdbscripts/$name.gdb"
 expect="$top/gdbscripts/$name.expect"
-[ -f "$script" ] && [ -f "$expect" ] || die "missing $script or $expect"
+if [ ! -f "$script" ] || [ ! -f "$expect" ]; then die "missing $script or $expect"; fi
 
 prog="$work/gdb-$name.prog"
 gcc -m32 -static -O2 -Wall -pthread -I"$top/labs/include" -o "$prog" "$top/gdbscripts/targets/$name.c"

@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
 done
 
 require_cmd cpio cpio
-deb=$(ls "$BUILD"/debs/busybox-static_*_i386.deb 2>/dev/null | head -1 || true)
+deb=$(compgen -G "$BUILD/debs/busybox-static_*_i386.deb" | head -1 || true)
 [ -n "$deb" ] || die "the i386 busybox is missing. Run 'make deps' (it downloads busybox-static:i386 into build/debs)."
 
 # The busybox and qexit binaries are shared by every initramfs; build them once.

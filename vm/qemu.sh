@@ -29,6 +29,7 @@ done
 require_cmd qemu-system-i386 qemu-system-x86
 
 accel=${ACCEL:-tcg}
+# shellcheck disable=SC2054 # the commas belong to QEMU options
 args=(-M pc -accel "$accel" -m "${MEM:-256M}" -smp "$smp" -no-reboot
 	-kernel "$kernel" -initrd "$initrd"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
@@ -56,7 +57,8 @@ fi
 [ -n "$log" ] || log=/dev/null
 set +e
 timeout --foreground -k 5 "$timeout" qemu-system-i386 "${args[@]}" \
-	-display none -monitor none -serial stdio -append "$append" </dev/null | tee "$log"
+	-display none -monitor none -serial stdio -append "$append" </dev/null |
+	tr -d '\r' | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 case "$rc" in
