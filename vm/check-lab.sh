@@ -112,6 +112,6 @@ if [ "$variant" = solved ] || [ -n "$submission" ]; then
 	done < <(awk '$1 == "gdb"' "$conf")
 fi
 
-echo "Score: lab $lab $variant: $got/$max"
+echo "Score: lab $lab ${tag#lab"$lab"-}: $got/$max"
 [ "$failed" = 0 ] || echo "  failing guest logs are in results/ (named $tag-smp*.log)"
 exit "$failed"

@@ -39,5 +39,5 @@ fi
 
 if ! have_busybox; then
 	mkdir -p "$debdir"
-	(cd "$debdir" && apt-get download busybox-static:i386)
+	(cd "$debdir" && apt-get -o APT::Sandbox::User=root download busybox-static:i386)
 fi

@@ -27,4 +27,8 @@ if ! "$top/vm/logscan.sh" "$log" >/dev/null; then
 	warn "the kernel reported a problem (see $log)"
 	[ "$rc" != 0 ] || rc=1
 fi
+# make turns any failure into its own exit status 2: the program's status is
+# printed here and is the exit status of vm/run-guest.sh itself.
+echo "run-guest: $(basename "$prog") exited with status $rc"
+echo "$rc" >"$top/results/run-guest.status"
 exit "$rc"
