@@ -28,6 +28,8 @@ tar -xf "$tarball" -C "$BUILD"
 mv "$BUILD/linux-source-6.1" "$src"
 
 say "recording the pristine tree as a git commit (tag: pristine)"
+# Fixed dates: the pristine and base commits get the same hashes on every machine.
+export GIT_AUTHOR_DATE="2007-01-30T13:39:42Z" GIT_COMMITTER_DATE="2007-01-30T13:39:42Z"
 git -C "$src" init -q -b pristine
 git -C "$src" config user.name "fibrils lab"
 git -C "$src" config user.email "lab@fibrils.invalid"
