@@ -35,7 +35,7 @@ args=(-M pc -accel "$accel" -m "${MEM:-256M}" -smp "$smp" -no-reboot
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
 # nokaslr is belt and braces (the config has no RANDOMIZE_BASE); panic=-1 reboots at
 # once on a panic, and -no-reboot turns that reboot into QEMU's exit.
-append="console=ttyS0 nokaslr panic=-1 lab.mode=$mode ${APPEND:-}"
+append="console=ttyS0 nokaslr panic=-1 lab.mode=$mode lab.smp=$smp ${APPEND:-}"
 if [ -n "$disk" ]; then
 	args+=(-drive "file=$disk,if=virtio,format=raw")
 fi

@@ -1,6 +1,7 @@
 /*
  * syscalls: the guest machinery every lab relies on works on this kernel:
- * system calls, fork/wait, pipes, threads (futex) and 32-bit time calls.
+ * system calls, fork/wait, pipes, threads (futex) and 32-bit time calls, and
+ * every CPU QEMU was given (LAB_SMP, from the kernel command line) is online.
  */
 #include <pthread.h>
 #include <sys/syscall.h>
@@ -24,7 +25,12 @@ int main(void)
 	pthread_t t;
 	struct timespec a, b, nap = { 0, 20 * 1000 * 1000 };
 
+	const char *smp = getenv("LAB_SMP");
+
 	CHECK(getpid() == syscall(SYS_getpid), "getpid() agrees with the raw system call");
+	if (smp)
+		CHECK(sysconf(_SC_NPROCESSORS_ONLN) == atol(smp),
+		      "%ld CPU(s) online, as QEMU was given %s", sysconf(_SC_NPROCESSORS_ONLN), smp);
 
 	REQUIRE(pipe(fds) == 0, "pipe()");
 	child = fork();
