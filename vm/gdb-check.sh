@@ -7,7 +7,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/vm/lib.sh"
 
-name=$2 work=$3 # $1, the lab, names the caller's context only
+name=$2 work=$3 # $1 (the lab) is for the reader of the command line only
 script="$top/gdbscripts/$name.gdb"
 expect="$top/gdbscripts/$name.expect"
 if [ ! -f "$script" ] || [ ! -f "$expect" ]; then die "missing $script or $expect"; fi
