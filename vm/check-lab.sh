@@ -27,16 +27,7 @@ work="$BUILD/check/lab$lab"
 # --- the tests ---
 smps=$(awk '$1 == "smp" { $1 = ""; print }' "$conf")
 disk_size=$(awk '$1 == "disk" { print $2 }' "$conf")
-tests_dir="$work/tests"
-rm -rf "$tests_dir"
-mkdir -p "$tests_dir"
-awk '$1 == "test" || $1 == "exercise" { print $2 }' "$conf" >"$tests_dir/list"
-while read -r name; do
-	gcc -m32 -static -O2 -Wall -Werror -pthread -I"$top/labs/include" \
-		-o "$tests_dir/$name" "$top/labs/lab$lab/tests/$name.c" ||
-		die "test $name does not compile (gcc -m32 -static; make deps installs gcc-multilib)"
-done <"$tests_dir/list"
-"$top/vm/initramfs.sh" "$work/initramfs.cpio.gz" --tests "$tests_dir"
+"$top/vm/lab-initramfs.sh" "$lab" "$work/initramfs.cpio.gz" "$work/tests"
 
 failed=0 got=0 max=0
 report() { # name result points expected-to-fail

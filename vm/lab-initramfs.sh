@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# vm/lab-initramfs.sh LAB OUT: an initramfs with lab LAB's tests in /tests (run them by
-# hand in the guest shell: /tests/NAME), for make qemu and make qemu-gdb.
+# vm/lab-initramfs.sh LAB OUT [TESTS_DIR]: build lab LAB's tests (the test and exercise
+# lines of labs/labLAB/tests.conf, gcc -m32 -static) into TESTS_DIR and pack them with
+# the guest into the initramfs OUT. make check runs them from /tests/list; in the shell
+# of make qemu, run one by hand: /tests/NAME.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/vm/lib.sh"
 
-lab=$1 out=$2
-tests="$BUILD/lab$lab/tests"
+lab=$1 out=$2 tests=${3:-$BUILD/lab$1/tests}
 rm -rf "$tests"
 mkdir -p "$tests"
 awk '$1 == "test" || $1 == "exercise" { print $2 }' "$top/labs/lab$lab/tests.conf" >"$tests/list"
 while read -r name; do
-	gcc -m32 -static -O2 -Wall -pthread -I"$top/labs/include" -o "$tests/$name" \
-		"$top/labs/lab$lab/tests/$name.c"
+	gcc -m32 -static -O2 -Wall -Werror -pthread -I"$top/labs/include" \
+		-o "$tests/$name" "$top/labs/lab$lab/tests/$name.c" ||
+		die "test $name does not compile (gcc -m32 -static; make deps installs gcc-multilib)"
 done <"$tests/list"
 "$top/vm/initramfs.sh" "$out" --tests "$tests"
