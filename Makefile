@@ -5,15 +5,17 @@
 #   make check   grade every lab (builds, boots, runs the tests and GDB walkthroughs)
 
 SHELL := /bin/bash
-LABS := $(sort $(patsubst labs/lab%/,%,$(wildcard labs/lab*/)))
+LABS := $(sort $(patsubst labs/lab%/tests.conf,%,$(wildcard labs/lab*/tests.conf)))
 LAB ?= $(lastword $(LABS))
 SMP ?= 1
 GDBPORT ?= 1234
 export GDBPORT ACCEL LAB
 
 LABDIR := build/lab$(LAB)
+DISK ?=
+DISKARG := $(if $(DISK),--disk $(DISK))
 
-.PHONY: help deps doctor lab qemu qemu-gdb gdb check handin run-guest docs demo lint clean distclean
+.PHONY: help deps doctor lab qemu qemu-gdb disk gdb check handin run-guest docs demo lint clean distclean
 
 help: ## this list
 	@echo "Targets (LAB=n picks a lab, default the latest: $(LAB); labs: $(LABS)):"
@@ -28,13 +30,16 @@ doctor: ## preflight: packages, disk, GDB port, GDB auto-load, KVM
 lab: deps ## prepare lab LAB's kernel tree in build/labN/src and build it
 	@vm/student-lab.sh $(LAB)
 
-qemu: lab ## boot lab LAB's kernel to a shell on the serial console (SMP=k)
+qemu: lab ## boot lab LAB's kernel to a shell on the serial console (SMP=k, DISK=img)
 	@vm/lab-initramfs.sh $(LAB) $(LABDIR)/initramfs.cpio.gz
-	@vm/qemu.sh --kernel $(LABDIR)/obj/arch/x86/boot/bzImage --initrd $(LABDIR)/initramfs.cpio.gz --smp $(SMP)
+	@vm/qemu.sh --kernel $(LABDIR)/obj/arch/x86/boot/bzImage --initrd $(LABDIR)/initramfs.cpio.gz --smp $(SMP) $(DISKARG)
 
 qemu-gdb: lab ## like qemu, paused at the first instruction with a GDB stub on GDBPORT
 	@vm/lab-initramfs.sh $(LAB) $(LABDIR)/initramfs.cpio.gz
-	@vm/qemu.sh --kernel $(LABDIR)/obj/arch/x86/boot/bzImage --initrd $(LABDIR)/initramfs.cpio.gz --smp $(SMP) --gdb
+	@vm/qemu.sh --kernel $(LABDIR)/obj/arch/x86/boot/bzImage --initrd $(LABDIR)/initramfs.cpio.gz --smp $(SMP) $(DISKARG) --gdb
+
+disk: ## a fresh 96 MiB ext4 image, build/disk.img, for DISK= (Lab 1 on)
+	@vm/disk.sh build/disk.img 96M
 
 gdb: ## GDB on lab LAB's vmlinux, lx- scripts and gdbscripts/ loaded, attached to GDBPORT
 	@vm/gdb.sh $(LABDIR)/obj

@@ -51,9 +51,7 @@ for smp in $smps; do
 	disk_args=()
 	if [ -n "$disk_size" ]; then
 		disk="$work/disk-smp$smp.img"
-		rm -f "$disk"
-		truncate -s "$disk_size" "$disk"
-		mkfs.ext4 -q -F "$disk"
+		"$top/vm/disk.sh" "$disk" "$disk_size" >/dev/null
 		disk_args=(--disk "$disk")
 	fi
 	t0=$(date +%s)

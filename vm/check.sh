@@ -11,7 +11,9 @@ lab=${1:-} submission=${2:-}
 if [ -n "$lab" ]; then
 	labs=("$lab")
 else
-	mapfile -t labs < <(find "$top/labs" -maxdepth 1 -name 'lab[0-9]*' -printf '%f\n' | sed 's/^lab//' | sort -n)
+	# A lab takes part once it has a tests.conf (a folder alone is work in progress).
+	mapfile -t labs < <(find "$top/labs" -mindepth 2 -maxdepth 2 -path '*/lab[0-9]*/tests.conf' -printf '%h\n' |
+		sed 's|.*/lab||' | sort -n)
 fi
 rm -f "$top/results/results.tsv"
 mkdir -p "$top/results"

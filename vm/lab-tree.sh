@@ -12,6 +12,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 4 ] || die "usage: $0 LAB DEST BRANCH start|solved [SUBMISSION]"
 lab=$1 dest=$2 branch=$3 variant=$4 submission=${5:-}
 [ -d "$top/labs/lab$lab" ] || die "there is no lab $lab (labs/lab$lab)"
+case "$dest" in /*) ;; *) dest="$PWD/$dest" ;; esac # git -C below changes directory
 
 "$top/vm/tree.sh"
 src="$BUILD/src"

@@ -30,8 +30,9 @@ static int labtest_failures;
 /* REQUIRE: like CHECK, but a failure ends the test at once (nothing after it makes sense). */
 #define REQUIRE(cond, ...)                                                     \
 	do {                                                                   \
-		CHECK(cond, __VA_ARGS__);                                      \
-		if (!(cond))                                                   \
+		int req_ = !!(cond); /* once: cond may have side effects */    \
+		CHECK(req_, __VA_ARGS__);                                      \
+		if (!req_)                                                     \
 			exit(1);                                               \
 	} while (0)
 

@@ -1,0 +1,284 @@
+/*
+ * asys.h: the user-space side of patch 4, asynchronous system calls on fibrils.
+ *
+ * A tiny header-only wrapper library for the Lab 4 tests and the demo. It follows the
+ * fixed ABI in the design notes (asys-abi.md) line by line; read it from top to bottom
+ * and you know the ABI.
+ *
+ * The idea in one paragraph: you describe system calls (number, arguments, a cookie of
+ * your choice) in an array of struct asys_input and hand it to asys_submit(). The kernel
+ * starts each call on its own fibril, a second kernel stack inside your task. A call
+ * that does not block runs to the end at once; a call that blocks (a read on an empty
+ * pipe, a sleep) stays pending in the kernel while asys_submit() returns and your program
+ * goes on. Every started call produces exactly one completion, {return_code, cookie},
+ * which you collect with asys_await_completion().
+ *
+ * Everything here is i386: int, long, unsigned long and pointers are all 32 bits.
+ */
+#ifndef ASYS_H
+#define ASYS_H
+
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/*
+ * The two new system calls. i386 6.1 ends at 450 (set_mempolicy_home_node), so the lab
+ * appends 451 and 452 to arch/x86/entry/syscalls/syscall_32.tbl. (Upstream later gave
+ * these numbers to cachestat and fchmodat2: irrelevant for a 6.1 lab kernel.)
+ */
+#ifndef __NR_asys_submit
+#define __NR_asys_submit		451
+#endif
+#ifndef __NR_asys_await_completion
+#define __NR_asys_await_completion	452
+#endif
+
+/*
+ * One request: "run system call syscall_nr with these nr_args arguments; tell me it
+ * finished with this cookie". args points at nr_args longs (at most 6, the i386
+ * registers ebx, ecx, edx, esi, edi, ebp). The kernel copies args during asys_submit(),
+ * so the array may be reused once asys_submit() returned; what the arguments point to
+ * (a read's buffer, a timespec) must stay valid until the call's completion arrives.
+ * 16 bytes on i386 (include/uapi/linux/asys.h in the kernel).
+ */
+struct asys_input {
+	int		syscall_nr;
+	unsigned long	cookie;
+	unsigned long	nr_args;
+	unsigned long	*args;
+};
+
+/*
+ * One completion: return_code is exactly what the system call returned in the kernel:
+ * a value >= 0, or a negative errno (-EINTR, -EBADF...), not -1 with errno set. cookie
+ * is the request's cookie, unchanged. 8 bytes on i386.
+ */
+struct asys_completion {
+	long		return_code;
+	unsigned long	cookie;
+};
+
+#ifdef __i386__
+_Static_assert(sizeof(struct asys_input) == 16, "struct asys_input is 16 bytes on i386");
+_Static_assert(sizeof(struct asys_completion) == 8, "struct asys_completion is 8 bytes on i386");
+#endif
+
+#define ASYS_MAX_ARGS 6		/* nr_args > 6: EINVAL */
+
+/*
+ * asys_submit(requests, nr_requests): start every request, in order, each on its own
+ * fibril, and return as soon as all are started (blocked ones stay pending).
+ *
+ *   > 0  the number of requests started. Fewer than nr_requests means request number
+ *        "return value" was rejected and nothing after it was started; submit the rest
+ *        again to learn why (it is then the first, so you get -1 and errno).
+ *   0    nr_requests was 0.
+ *   -1   the FIRST request was rejected, errno says why:
+ *          EFAULT  requests, or this request's args, cannot be read
+ *          ENOSYS  syscall_nr < 0, or not a system call of this kernel
+ *          EINVAL  nr_args > 6, or a call that cannot run on a fibril: fork, vfork,
+ *                  clone, clone3, execve, execveat, exit, exit_group, sigreturn,
+ *                  rt_sigreturn, asys_submit, asys_await_completion
+ *          EAGAIN  the task already has kernel.asys_max_pending calls pending or
+ *                  uncollected (/proc/sys/kernel/asys_max_pending)
+ *          ENOMEM  no kernel memory for the call
+ *        On a kernel without asys (any kernel but the solved Lab 4 one): ENOSYS.
+ */
+static inline long asys_submit(struct asys_input *requests, unsigned long nr_requests)
+{
+	return syscall(__NR_asys_submit, requests, nr_requests);
+}
+
+/*
+ * asys_await_completion(comp): wait for one completion of the calling thread.
+ *
+ *   1   a completion was copied to *comp and removed from the queue.
+ *   0   at once, when this thread has no call pending and no completion waiting:
+ *       there is nothing to wait for (the 2007 seed hung here).
+ *   -1  errno EINTR: a caught signal interrupted the wait (with SA_RESTART the kernel
+ *       restarts the wait instead). errno EFAULT: *comp cannot be written; the
+ *       completion stays queued, nothing is lost: call again with a good pointer.
+ *
+ * Completions belong to the thread that submitted: another thread of the process never
+ * sees them. A fork()ed child starts with no pending calls and no completions. When a
+ * task exits or execve()s with calls pending, the kernel interrupts them (interruptible
+ * sleeps end with EINTR) or waits for them, and frees everything.
+ */
+static inline long asys_await_completion(struct asys_completion *comp)
+{
+	return syscall(__NR_asys_await_completion, comp);
+}
+
+/* asys_req(): fill one request. args may be NULL when nr_args is 0. */
+static inline void asys_req(struct asys_input *r, int nr, unsigned long cookie,
+			    unsigned long *args, unsigned long nr_args)
+{
+	r->syscall_nr = nr;
+	r->cookie = cookie;
+	r->nr_args = nr_args;
+	r->args = args;
+}
+
+/*
+ * asys_present(): 1 when this kernel has asys_submit, else 0 with a message on stdout.
+ * It submits nothing (nr_requests 0 returns 0 on an asys kernel, ENOSYS elsewhere).
+ */
+static inline int asys_present(void)
+{
+	struct asys_input none;
+	long r = asys_submit(&none, 0);
+
+	if (r == 0)
+		return 1;
+	if (r == -1 && errno == ENOSYS)
+		printf("this kernel has no asys_submit (system call %d gives ENOSYS): "
+		       "it is not the solved Lab 4 kernel\n", __NR_asys_submit);
+	else
+		printf("asys_submit(NULL, 0) returned %ld (errno %d, %s), expected 0\n",
+		       r, errno, strerror(errno));
+	fflush(stdout);
+	return 0;
+}
+
+/* asys_errname(): the name of the errnos the ABI uses, for messages ("EFAULT"). */
+static inline const char *asys_errname(int e)
+{
+	switch (e) {
+	case 0:		return "no error";
+	case EFAULT:	return "EFAULT";
+	case ENOSYS:	return "ENOSYS";
+	case EINVAL:	return "EINVAL";
+	case EAGAIN:	return "EAGAIN";
+	case ENOMEM:	return "ENOMEM";
+	case EINTR:	return "EINTR";
+	case EBADF:	return "EBADF";
+	case ENOENT:	return "ENOENT";
+	default:	return "another errno";
+	}
+}
+
+/*
+ * Sleeping through asys: nanosleep is i386 system call 162 (sys_nanosleep_time32), which
+ * takes the old 32-bit struct timespec. We spell that layout out instead of using
+ * glibc's struct timespec, which becomes 64-bit in a program built with
+ * -D_TIME_BITS=64. (The 64-bit alternative is clock_nanosleep_time64, 407, with a
+ * {long long tv_sec; long long tv_nsec;} timespec and four arguments.)
+ */
+#define ASYS_NR_nanosleep 162
+struct asys_timespec32 {
+	int32_t tv_sec;
+	int32_t tv_nsec;
+};
+
+/* asys_sleep_req(): request "nanosleep(ts, NULL)" for ms milliseconds; args needs room for 2. */
+static inline void asys_sleep_req(struct asys_input *r, unsigned long cookie, unsigned int ms,
+				  struct asys_timespec32 *ts, unsigned long *args)
+{
+	ts->tv_sec = ms / 1000;
+	ts->tv_nsec = (ms % 1000) * 1000000;
+	args[0] = (unsigned long)ts;
+	args[1] = 0;
+	asys_req(r, ASYS_NR_nanosleep, cookie, args, 2);
+}
+
+/* asys_now_ms(): CLOCK_MONOTONIC in milliseconds (with a fraction). */
+static inline double asys_now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000.0 + t.tv_nsec / 1e6;
+}
+
+/*
+ * asys_kernel_stack_kb(): the "KernelStack:" line of /proc/meminfo, in kB, or -1.
+ * Every task stack and every fibril stack (8 kB each on i386) is counted there, so a
+ * leaked fibril shows up as a KernelStack that never comes back to its baseline.
+ */
+static inline long asys_kernel_stack_kb(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "KernelStack: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * Some slack for KernelStack comparisons: the kernel may start a kworker (one 8 kB stack)
+ * while a test runs. The leak checks are built so that a leak is several stacks.
+ */
+#define ASYS_KSTACK_SLACK_KB 8
+
+/*
+ * asys_kernel_stack_settles(baseline, ms): poll KernelStack for up to ms milliseconds until
+ * it is at most baseline + ASYS_KSTACK_SLACK_KB (freed stacks of exited tasks go back a
+ * little after the task is reaped). Returns the last value read.
+ */
+static inline long asys_kernel_stack_settles(long baseline, int ms)
+{
+	double end = asys_now_ms() + ms;
+	long kb;
+
+	for (;;) {
+		kb = asys_kernel_stack_kb();
+		if (kb >= 0 && kb <= baseline + ASYS_KSTACK_SLACK_KB)
+			return kb;
+		if (asys_now_ms() > end)
+			return kb;
+		usleep(20 * 1000);
+	}
+}
+
+/*
+ * asys_watchdog(seconds): a test must never hang, even when the kernel loses a
+ * completion. alarm(seconds) with a SIGALRM handler that says which step hung (set
+ * asys_watchdog_step as the test goes), runs asys_watchdog_hook (e.g. to restore a
+ * sysctl) and exits 124. alarm(0) disarms it; calling it again re-arms it.
+ */
+static const char *volatile asys_watchdog_step = "start";
+static void (*volatile asys_watchdog_hook)(void);
+
+/* asys_say_signal_safe(): write a string to stdout from a signal handler. */
+static inline void asys_say_signal_safe(const char *s)
+{
+	ssize_t n = write(1, s, strlen(s));
+
+	(void)n;
+}
+
+static inline void asys_watchdog_fired(int sig)
+{
+	(void)sig;
+	asys_say_signal_safe("watchdog: no progress, the test is stuck at step: ");
+	asys_say_signal_safe(asys_watchdog_step);
+	asys_say_signal_safe("\n");
+	if (asys_watchdog_hook)
+		asys_watchdog_hook();
+	_exit(124);
+}
+
+static inline void asys_watchdog(unsigned int seconds)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = asys_watchdog_fired;
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(seconds);
+}
+
+#endif

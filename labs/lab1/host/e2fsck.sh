@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Lab 1 host check: the ext4 image the guest's tests used is consistent.
+# `e2fsck -fn` forces a full check and changes nothing; any problem (a transaction left
+# half-done, a bitmap out of step with the inodes) makes it exit non-zero.
+# check-lab.sh runs it after the guest powered off, with DISK set to the image.
+set -euo pipefail
+if [ -z "${DISK:-}" ] || [ ! -f "$DISK" ]; then echo "no disk image (DISK=${DISK:-})"; exit 1; fi
+command -v e2fsck >/dev/null || { echo "e2fsck missing: apt-get install e2fsprogs (or make deps)"; exit 1; }
+e2fsck -fn "$DISK"

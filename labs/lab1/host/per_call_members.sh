@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Lab 1 exercise check (structural): which members live in struct per_call_chain_storage?
+# Asks GDB for the type in the built vmlinux's debug info, as a kernel engineer would:
+#   gdb -batch -ex 'ptype struct per_call_chain_storage' vmlinux
+# Patch 1 moves journal_info and nameidata; the exercise moves plug, bio_list,
+# reclaim_state and in_iowait as well.
+set -euo pipefail
+vmlinux="$KOBJ/vmlinux"
+[ -f "$vmlinux" ] || { echo "no $vmlinux"; exit 1; }
+out=$(gdb -nx -batch -ex 'ptype struct per_call_chain_storage' "$vmlinux" 2>&1)
+echo "$out"
+missing=0
+for member in journal_info nameidata plug bio_list reclaim_state in_iowait; do
+	if grep -qE "[ *]$member(;|:)" <<<"$out"; then
+		echo "per_call_chain_storage has $member"
+	else
+		echo "per_call_chain_storage lacks $member"
+		missing=1
+	fi
+done
+exit "$missing"

@@ -1,0 +1,173 @@
+/*
+ * asys_exit: a task that exits or execve()s with calls pending goes promptly, and every
+ * fibril stack and completion is freed.
+ *
+ * Four children each submit [nanosleep 10 s, read on an empty pipe, getpid] (two calls
+ * pending, one completion uncollected), tell the parent, and then:
+ *   exit_group   _exit(0)
+ *   exit         the raw exit system call (1)
+ *   SIGKILL      wait in pause() until the parent kills them
+ *   execve       re-execute this program with --exec-child; the new image checks that
+ *                it inherited nothing (await returns 0 at once) and exits 42
+ * The parent must reap each within 2 s (not after the 10 s sleep) with the expected
+ * status. Then KernelStack: in /proc/meminfo must come back to its baseline within 2 s:
+ * 8 fibril stacks of 8 kB would leak otherwise.
+ */
+#include <sys/wait.h>
+#include "labtest.h"
+#include "asys.h"
+
+static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
+
+enum mode { EXIT_GROUP, EXIT_THREAD, KILLED, EXECVE };
+static const char *const mode_name[] = { "exit_group", "exit", "SIGKILL", "execve" };
+
+static int hold[2];	/* nobody ever writes it: a read on hold[0] blocks */
+static char *self;
+
+/* the image an execve child becomes: it must start with nothing pending */
+static int exec_child(void)
+{
+	struct asys_completion c;
+	double t0 = asys_now_ms();
+	long r;
+
+	asys_watchdog(5);
+	asys_watchdog_step = "await in the image after execve";
+	r = asys_await_completion(&c);
+	if (r == 0 && asys_now_ms() - t0 < 50)
+		return 42;
+	printf("after execve: await returned %ld after %.1f ms (want 0 at once: nothing inherited)\n",
+	       r, asys_now_ms() - t0);
+	return 43;
+}
+
+static void child_main(enum mode mode, int ready)
+{
+	struct asys_input reqs[3];
+	struct asys_timespec32 ts;
+	unsigned long sargs[2], rargs[3];
+	char buf[4];
+	long r;
+
+	rargs[0] = hold[0];
+	rargs[1] = (unsigned long)buf;
+	rargs[2] = 1;
+	asys_sleep_req(&reqs[0], 1, 10 * 1000, &ts, sargs);
+	asys_req(&reqs[1], SYS_read, 2, rargs, 3);
+	asys_req(&reqs[2], SYS_getpid, 3, NULL, 0);
+	r = asys_submit(reqs, 3);
+	if (write(ready, r == 3 ? "y" : "n", 1) != 1 || r != 3)
+		_exit(3);
+	switch (mode) {
+	case EXIT_GROUP:
+		_exit(0);
+	case EXIT_THREAD:
+		syscall(SYS_exit, 0);
+		_exit(4);
+	case KILLED:
+		for (;;)
+			pause();
+	case EXECVE:
+		execl(self, self, "--exec-child", (char *)NULL);
+		printf("execve(%s) failed: %s\n", self, strerror(errno));
+		fflush(stdout);
+		_exit(5);
+	}
+	_exit(6);
+}
+
+/* waitpid for up to ms; 1 when reaped */
+static int reap_within(pid_t pid, int *status, int ms)
+{
+	double end = asys_now_ms() + ms;
+
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+
+		if (r == pid)
+			return 1;
+		if (r < 0 || asys_now_ms() > end)
+			return 0;
+		usleep(5 * 1000);
+	}
+}
+
+static void run_child(enum mode mode)
+{
+	int ready[2], status = 0, reaped, expected;
+	char c = 0;
+	double t0, dt;
+	pid_t child;
+
+	ok = pipe(ready) == 0;
+	REQUIRE(ok, "pipe()");
+	fflush(stdout);
+	child = fork();
+	if (child < 0)
+		REQUIRE(child >= 0, "fork()");
+	if (child == 0) {
+		close(ready[0]);
+		child_main(mode, ready[1]);
+	}
+	close(ready[1]);
+	asys_watchdog_step = mode_name[mode];
+	CHECK(read(ready[0], &c, 1) == 1 && c == 'y', "%s child: submitted a 10 s sleep, a pipe read and a getpid", mode_name[mode]);
+	close(ready[0]);
+	usleep(20 * 1000);	/* let it reach its exit / pause / execve */
+	t0 = asys_now_ms();
+	if (mode == KILLED)
+		kill(child, SIGKILL);
+	reaped = reap_within(child, &status, 2000);
+	dt = asys_now_ms() - t0;
+	CHECK(reaped, "%s child reaped within 2 s (%.1f ms)", mode_name[mode], dt);
+	if (!reaped) {
+		kill(child, SIGKILL);
+		if (!reap_within(child, &status, 12000)) {
+			printf("the %s child cannot even be killed: giving up on it\n", mode_name[mode]);
+			return;
+		}
+	}
+	switch (mode) {
+	case KILLED:
+		CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "it died of SIGKILL (status 0x%x)", status);
+		break;
+	case EXECVE:
+		expected = 42;
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == expected,
+		      "execve succeeded and the new image had nothing pending: exit %d (status 0x%x)", expected, status);
+		break;
+	default:
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "it exited with status 0 (status 0x%x)", status);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	long base, now;
+	int m;
+
+	if (argc > 1 && strcmp(argv[1], "--exec-child") == 0)
+		return exec_child();
+	self = argv[0][0] == '/' ? argv[0] : "/proc/self/exe";
+
+	asys_watchdog(60);
+	ok = asys_present();
+	REQUIRE(ok, "this kernel has asys_submit (system call 451)");
+	ok = pipe(hold) == 0;
+	REQUIRE(ok, "pipe()");
+	base = asys_kernel_stack_kb();
+	REQUIRE(base > 0, "KernelStack: baseline %ld kB", base);
+
+	for (m = EXIT_GROUP; m <= EXECVE; m++)
+		run_child(m);
+
+	asys_watchdog_step = "KernelStack back to baseline";
+	now = asys_kernel_stack_settles(base, 2000);
+	CHECK(now <= base + ASYS_KSTACK_SLACK_KB,
+	      "KernelStack back to its baseline: %ld kB, baseline %ld kB (slack %d kB): no fibril stack leaked",
+	      now, base, ASYS_KSTACK_SLACK_KB);
+	close(hold[0]);
+	close(hold[1]);
+	return labtest_done();
+}
