@@ -62,7 +62,7 @@ for smp in $smps; do
 	set -e
 	echo "  (guest ran $(($(date +%s) - t0)) s, log: ${log#"$top"/})"
 
-	while read -r kind name pts _; do
+	while read -r kind name pts flag; do
 		case "$kind" in
 		test | exercise)
 			ok=0
@@ -76,7 +76,7 @@ for smp in $smps; do
 			LOG=$log DISK=${disk:-} KSRC="$work/src" KOBJ="$work/obj" VARIANT=$variant \
 				bash "$top/labs/lab$lab/host/$name.sh" >"$results/$tag-smp$smp-$name.out" 2>&1 && ok=1
 			want_fail=0
-			[ "$variant" = start ] && [ -z "$submission" ] && [ "${4:-}" = exercise ] && want_fail=1
+			[ "$variant" = start ] && [ -z "$submission" ] && [ "${flag:-}" = exercise ] && want_fail=1
 			report "$name" "$ok" "$pts" "$want_fail"
 			;;
 		esac
