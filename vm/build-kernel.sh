@@ -30,11 +30,11 @@ kmake() { make -s -C "$src" O="$obj" ARCH=i386 CC="ccache gcc" -j"$(nproc)" "$@"
 stamp="$obj/.lab-config-stamp"
 if [ ! -f "$obj/.config" ] || [ ! -f "$stamp" ] || ! cmp -s "$frag" "$stamp"; then
 	say "configuring $obj: tinyconfig + vm/config/lab.config"
-	kmake tinyconfig >/dev/null
+	kmake tinyconfig >"$obj/.lab-config.log" 2>&1 || { cat "$obj/.lab-config.log"; die "tinyconfig failed"; }
 	# Quiet: merge_config warns for every choice the fragment overrides (PREEMPT, SLUB,
 	# ...), which is the point; the check below reports what did not take.
 	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$frag") >/dev/null 2>&1
-	kmake olddefconfig >/dev/null
+	kmake olddefconfig >>"$obj/.lab-config.log" 2>&1 || { cat "$obj/.lab-config.log"; die "olddefconfig failed"; }
 	known() { grep -rqsxE --include='Kconfig*' "[[:space:]]*(menu)?config ${1#CONFIG_}" "$src"; }
 	# Every option the fragment asks for must survive Kconfig's dependency resolution.
 	bad=0
