@@ -61,7 +61,7 @@ demo: deps ## the main job: build, boot, and run the demo in the guest
 	@vm/demo.sh
 
 lint: ## shellcheck every script, and checkpatch every patch in patches/ and solutions/
-	@shellcheck -x vm/*.sh vm/guest/init .ci/run
+	@shellcheck -x vm/*.sh vm/guest/init .ci/run labs/*/host/*.sh
 	@vm/checkpatch.sh
 
 clean: ## remove build outputs but keep the kernel trees (your work) and ccache

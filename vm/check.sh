@@ -31,6 +31,12 @@ for n in "${labs[@]}"; do
 	fi
 done
 
+# Every patch of the series and every solution: kernel style, no checkpatch errors.
+if [ -z "$submission" ]; then
+	"$top/vm/checkpatch.sh" >"$top/results/checkpatch.txt" 2>&1 || failed+=("checkpatch (results/checkpatch.txt)")
+	echo "checkpatch: $(grep -c ': WARNING:' "$top/results/checkpatch.txt") warning(s), errors fail the run (results/checkpatch.txt)"
+fi
+
 # The grader's own must-fail check, on the first lab's kernel (already built above).
 "$top/vm/selftest.sh" "$BUILD/check/lab${labs[0]}/obj/arch/x86/boot/bzImage" || failed+=("harness self-test")
 
