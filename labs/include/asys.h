@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kstack.h"	/* kernel_stack_kb() */
+
 /*
  * The two new system calls. i386 6.1 ends at 450 (set_mempolicy_home_node), so the lab
  * appends 451 and 452 to arch/x86/entry/syscalls/syscall_32.tbl. (Upstream later gave
@@ -198,26 +200,6 @@ static inline double asys_now_ms(void)
 }
 
 /*
- * asys_kernel_stack_kb(): the "KernelStack:" line of /proc/meminfo, in kB, or -1.
- * Every task stack and every fibril stack (8 kB each on i386) is counted there, so a
- * leaked fibril shows up as a KernelStack that never comes back to its baseline.
- */
-static inline long asys_kernel_stack_kb(void)
-{
-	char line[128];
-	long kb = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "KernelStack: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
-
-/*
  * Some slack for KernelStack comparisons: the kernel may start a kworker (one 8 kB stack)
  * while a test runs. The leak checks are built so that a leak is several stacks.
  */
@@ -234,7 +216,7 @@ static inline long asys_kernel_stack_settles(long baseline, int ms)
 	long kb;
 
 	for (;;) {
-		kb = asys_kernel_stack_kb();
+		kb = kernel_stack_kb();
 		if (kb >= 0 && kb <= baseline + ASYS_KSTACK_SLACK_KB)
 			return kb;
 		if (asys_now_ms() > end)

@@ -78,7 +78,7 @@ int main(void)
 	wargs[1] = (unsigned long)"x";
 	wargs[2] = 1;
 
-	base = asys_kernel_stack_kb();
+	base = kernel_stack_kb();
 	REQUIRE(base > 0, "KernelStack: baseline %ld kB", base);
 	status_field(0, "VmRSS:", vm0, sizeof(vm0));
 
@@ -120,7 +120,7 @@ int main(void)
 			return labtest_done();
 		}
 		if (i % 500 == 3) {	/* a round trip 3: one read pending on its fibril */
-			now = asys_kernel_stack_kb();
+			now = kernel_stack_kb();
 			peak = now > peak ? now : peak;
 		}
 		collect(r);

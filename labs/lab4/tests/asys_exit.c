@@ -156,7 +156,7 @@ int main(int argc, char **argv)
 	REQUIRE(ok, "this kernel has asys_submit (system call 451)");
 	ok = pipe(hold) == 0;
 	REQUIRE(ok, "pipe()");
-	base = asys_kernel_stack_kb();
+	base = kernel_stack_kb();
 	REQUIRE(base > 0, "KernelStack: baseline %ld kB", base);
 
 	for (m = EXIT_GROUP; m <= EXECVE; m++)
