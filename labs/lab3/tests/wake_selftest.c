@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "labtest.h"
+#include "kstack.h"	/* kernel_stack_baseline(), kernel_stack_settle() */
 
 #define SELFTEST "/sys/kernel/debug/fibrils/selftest"
 
@@ -76,55 +77,6 @@ static long selftest_run(const char *line, struct report *rep)
 			snprintf(rep->result, sizeof(rep->result), "%s", val);
 	}
 	return ret;
-}
-
-static long kernel_stack_kb(void)
-{
-	char line[128];
-	long kb = -1;
-	FILE *f;
-	int fd = open("/proc/sys/vm/stat_refresh", O_WRONLY);
-
-	if (fd >= 0) {
-		if (write(fd, "1", 1) != 1)
-			perror("stat_refresh");
-		close(fd);
-	}
-	f = fopen("/proc/meminfo", "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "KernelStack: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
-
-/* KernelStack: once readings agree for 1.5 s (see labs/lab2/tests/fibrils.h) */
-static long kernel_stack_baseline(void)
-{
-	long prev = kernel_stack_kb(), now;
-	int i, same = 0;
-
-	for (i = 0; i < 100 && same < 15; i++) {
-		usleep(100 * 1000);
-		now = kernel_stack_kb();
-		same = now == prev ? same + 1 : 0;
-		prev = now;
-	}
-	return prev;
-}
-
-static long kernel_stack_settle(long baseline)
-{
-	long now = kernel_stack_kb();
-	int i;
-
-	for (i = 0; i < 50 && now != baseline; i++) {
-		usleep(100 * 1000);
-		now = kernel_stack_kb();
-	}
-	return now;
 }
 
 /* Run a line that must pass; the report is left in *r. */
