@@ -14,7 +14,7 @@
 
 import gdb
 
-from linux import cpus, lists
+from linux import cpus, lists, utils
 
 
 
@@ -86,9 +86,7 @@ class LxFibrils(gdb.Command):
         n = 0
         fibril_ptr = gdb.lookup_type("struct fibril").pointer()
         for node in lists.list_for_each(task["runnable_fibrils"]):
-            # container_of(node, struct fibril, run_list)
-            offset = int(gdb.parse_and_eval("(unsigned long)&((struct fibril *)0)->run_list"))
-            fibril = gdb.Value(ulong(node) - offset).cast(fibril_ptr).dereference()
+            fibril = utils.container_of(node, fibril_ptr, "run_list").dereference()
             gdb.write(describe(fibril, False) + "\n")
             n += 1
         if n == 0:
