@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "kstack.h"	/* kernel_stack_kb() */
@@ -261,6 +262,108 @@ static inline void asys_watchdog(unsigned int seconds)
 	sa.sa_handler = asys_watchdog_fired;
 	sigaction(SIGALRM, &sa, NULL);
 	alarm(seconds);
+}
+
+
+/*
+ * Helpers shared by the Lab 4 tests.
+ */
+#include <sys/wait.h>
+
+static unsigned long asys_noargs[ASYS_MAX_ARGS];
+
+/* asys_submit1(): submit one request; asys_submit's value, errno left in *err. */
+static inline long asys_submit1(int nr, unsigned long cookie, unsigned long *args,
+				unsigned long nr_args, int *err)
+{
+	struct asys_input r;
+	long ret;
+
+	asys_req(&r, nr, cookie, args, nr_args);
+	errno = 0;
+	ret = asys_submit(&r, 1);
+	*err = errno;
+	return ret;
+}
+
+/*
+ * asys_collect(n): await exactly n completions that are known to be there or to be
+ * coming (never relies on await returning 0 with nothing pending). Returns how many.
+ */
+static inline int asys_collect(int n)
+{
+	struct asys_completion c;
+	int got = 0;
+
+	while (got < n && asys_await_completion(&c) == 1)
+		got++;
+	return got;
+}
+
+/* asys_drain(): collect until await says nothing is left (needs await's 0). */
+static inline int asys_drain(void)
+{
+	struct asys_completion c;
+	int n = 0;
+
+	while (asys_await_completion(&c) == 1)
+		n++;
+	return n;
+}
+
+/* asys_reap_within(pid, status, ms): waitpid for up to ms; 1 when reaped. */
+static inline int asys_reap_within(pid_t pid, int *status, int ms)
+{
+	double end = asys_now_ms() + ms;
+
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+
+		if (r == pid)
+			return 1;
+		if (r < 0 || asys_now_ms() > end)
+			return 0;
+		usleep(5 * 1000);
+	}
+}
+
+/*
+ * asys_timed_await(comp, ms): asys_await_completion() that a kernel which hangs cannot
+ * hang: a SIGALRM (setitimer, handler without SA_RESTART) interrupts it after ms. Returns
+ * await's value; *timed_out says whether our timer fired. The watchdog's SIGALRM
+ * handler is put back afterwards (re-armed with watchdog_s seconds, 0 for none).
+ */
+static volatile sig_atomic_t asys_timer_fired;
+
+static inline void asys_timer_handler(int sig)
+{
+	(void)sig;
+	asys_timer_fired = 1;
+}
+
+static inline long asys_timed_await(struct asys_completion *comp, int ms, int *timed_out,
+				    unsigned int watchdog_s)
+{
+	struct itimerval it = { { 0, 0 }, { ms / 1000, (ms % 1000) * 1000 } }, none = { { 0, 0 }, { 0, 0 } };
+	struct sigaction sa, old;
+	long r;
+	int e;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = asys_timer_handler;
+	sigaction(SIGALRM, &sa, &old);
+	asys_timer_fired = 0;
+	alarm(0);
+	setitimer(ITIMER_REAL, &it, NULL);
+	r = asys_await_completion(comp);
+	e = errno;
+	setitimer(ITIMER_REAL, &none, NULL);
+	*timed_out = asys_timer_fired;
+	sigaction(SIGALRM, &old, NULL);
+	if (watchdog_s)
+		alarm(watchdog_s);
+	errno = e;
+	return r;
 }
 
 #endif

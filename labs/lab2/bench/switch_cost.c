@@ -5,7 +5,7 @@
  * guest instruction, so every "ns" printed here is a deterministic instruction count:
  *
  *   QEMU_EXTRA="-icount shift=0" make run-guest LAB=2 SMP=1 PROG=build/bench/switch_cost
- *   (build: gcc -m32 -static -O2 -Ilabs/include -Ilabs/lab2/tests -o build/bench/switch_cost \
+ *   (build: gcc -m32 -static -O2 -Ilabs/include -o build/bench/switch_cost \
  *            labs/lab2/bench/switch_cost.c)
  *
  * Fibril switch: the self-test with 2 fibrils + the main chain, run for a small and a
@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <sys/wait.h>
 #include <time.h>
-#include "fibrils.h"
+#include "fibril_selftest.h"
 
 static uint64_t now_ns(void)
 {

@@ -9,7 +9,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
-#include "fibrils.h"
+#include "fibril_selftest.h"
 
 static double now(void)
 {

@@ -17,7 +17,7 @@
  * Either way the kernel must stay healthy: a normal run afterwards passes and
  * KernelStack: is back to its value before.
  */
-#include "fibrils.h"
+#include "fibril_selftest.h"
 
 static void corrupt_run(const char *line)
 {

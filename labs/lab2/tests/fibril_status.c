@@ -20,7 +20,7 @@
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include "fibrils.h"
+#include "fibril_selftest.h"
 
 static volatile long worker_tid;
 static volatile int worker_ran, worker_may_exit;

@@ -12,7 +12,7 @@
  * (8 kB each); afterwards KernelStack: is back to its value before.
  */
 #include <pthread.h>
-#include "fibrils.h"
+#include "fibril_selftest.h"
 
 static void run_ok(const char *line, long nr, long min_switches)
 {

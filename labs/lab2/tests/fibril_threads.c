@@ -11,7 +11,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
-#include "fibrils.h"
+#include "fibril_selftest.h"
 
 #define THREADS 4
 #define ROUNDS 6

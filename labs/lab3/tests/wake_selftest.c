@@ -27,57 +27,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "labtest.h"
-#include "kstack.h"	/* kernel_stack_baseline(), kernel_stack_settle() */
-
-#define SELFTEST "/sys/kernel/debug/fibrils/selftest"
-
-struct report {
-	long fibrils, switches, checks_failed, refused, elapsed_ms, status;
-	long rounds, wakeups, spurious, early, min_sleep_us, max_sleep_us;
-	char mode[32], result[32];
-};
-
-static long selftest_run(const char *line, struct report *rep)
-{
-	char buf[1024], *p, *save;
-	long ret;
-	ssize_t n;
-	int fd = open(SELFTEST, O_RDWR);
-
-	memset(rep, 0, sizeof(*rep));
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, line, strlen(line));
-	if (ret < 0)
-		ret = -errno;
-	n = pread(fd, buf, sizeof(buf) - 1, 0);
-	close(fd);
-	if (n < 0)
-		return ret;
-	buf[n] = '\0';
-	for (p = strtok_r(buf, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
-		static const char *const keys[] = { "fibrils", "switches", "checks_failed", "refused",
-						    "elapsed_ms", "status", "rounds", "wakeups",
-						    "spurious", "early", "min_sleep_us", "max_sleep_us" };
-		long *vals[] = { &rep->fibrils, &rep->switches, &rep->checks_failed, &rep->refused,
-				 &rep->elapsed_ms, &rep->status, &rep->rounds, &rep->wakeups,
-				 &rep->spurious, &rep->early, &rep->min_sleep_us, &rep->max_sleep_us };
-		char key[32], val[32];
-		unsigned int i;
-
-		if (sscanf(p, "%31s %31s", key, val) != 2)
-			continue;
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			if (!strcmp(key, keys[i]))
-				*vals[i] = atol(val);
-		if (!strcmp(key, "mode"))
-			snprintf(rep->mode, sizeof(rep->mode), "%s", val);
-		else if (!strcmp(key, "result"))
-			snprintf(rep->result, sizeof(rep->result), "%s", val);
-	}
-	return ret;
-}
+#include "fibril_selftest.h"	/* selftest_run(), and kstack.h's KernelStack meter */
 
 /* Run a line that must pass; the report is left in *r. */
 static void run_ok(const char *line, struct report *r)

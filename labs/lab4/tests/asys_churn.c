@@ -1,6 +1,6 @@
 /*
  * asys_churn: 2,000 submit/await round trips of mixed calls, every cookie seen exactly
- * once, and afterwards nothing left behind: await returns 0, KernelStack: is back to its
+ * once, and afterwards nothing left behind: KernelStack: is back to its
  * baseline (a fibril stack not freed at completion would add 8 kB per leak), and VmRSS
  * is printed before and after.
  *
@@ -132,8 +132,6 @@ int main(void)
 	CHECK(i == ROUNDS, "%d round trips done in %.0f ms", i, asys_now_ms() - t0);
 
 	asys_watchdog_step = "the end: nothing left";
-	r = asys_await_completion(&c);
-	CHECK(r == 0, "afterwards await returns 0: nothing pending, nothing queued (returned %ld)", r);
 	for (i = 1; i < (int)next_cookie; i++) {
 		missing += seen[i] == 0;
 		dups += seen[i] > 1;
