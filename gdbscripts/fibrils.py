@@ -6,6 +6,8 @@
 #   lx-fibrils [TASK]      the task's running fibril, its runnable list, and for each
 #                          fibril its stack, saved %esp and state
 #   lx-fibril-bt FIBRIL    backtrace of a switched-out fibril, from its saved %esp
+#   lx-wake-target PTR     decode a wake target (Lab 3 on): a task_struct, or with
+#                          bit 0 set a struct fibril, its task and where it waits
 #
 # A switched-out fibril's stack ends in the frame switch_to_fibril() pushed
 # (struct inactive_task_frame, lowest address first):
@@ -16,6 +18,7 @@ import gdb
 
 from linux import cpus, lists, utils
 
+WAKE_TARGET_FIBRIL = 1  # bit 0 of a wake target: the pointer names a struct fibril
 
 
 def thread_size():
@@ -64,6 +67,17 @@ def describe(fibril, running):
         where.split(" in section")[0])
 
 
+def has_field(value, name):
+    return any(f.name == name for f in value.type.fields())
+
+
+def fibrils_on(task, list_name):
+    """The fibrils on one of the task's lists (linked through run_list)."""
+    fibril_ptr = gdb.lookup_type("struct fibril").pointer()
+    for node in lists.list_for_each(task[list_name]):
+        yield utils.container_of(node, fibril_ptr, "run_list").dereference()
+
+
 class LxFibrils(gdb.Command):
     """List a task's fibrils: lx-fibrils [TASK-EXPRESSION] (default: current)."""
 
@@ -84,13 +98,19 @@ class LxFibrils(gdb.Command):
         gdb.write("running:\n" + describe(current.dereference(), True) + "\n")
         gdb.write("runnable (task->runnable_fibrils, head first):\n")
         n = 0
-        fibril_ptr = gdb.lookup_type("struct fibril").pointer()
-        for node in lists.list_for_each(task["runnable_fibrils"]):
-            fibril = utils.container_of(node, fibril_ptr, "run_list").dereference()
+        for fibril in fibrils_on(task, "runnable_fibrils"):
             gdb.write(describe(fibril, False) + "\n")
             n += 1
         if n == 0:
             gdb.write("  (none)\n")
+        if has_field(task, "sleeping_fibrils"):
+            gdb.write("sleeping (task->sleeping_fibrils, until a wake-up moves them):\n")
+            n = 0
+            for fibril in fibrils_on(task, "sleeping_fibrils"):
+                gdb.write(describe(fibril, False) + "\n")
+                n += 1
+            if n == 0:
+                gdb.write("  (none)\n")
 
 
 class LxFibrilBt(gdb.Command):
@@ -124,5 +144,46 @@ back: the guest is stopped, so it never runs with the borrowed values."""
                 gdb.execute("set ${} = 0x{:x}".format(r, v))
 
 
+class LxWakeTarget(gdb.Command):
+    """Decode a wake target: lx-wake-target EXPRESSION (a void *, e.g. wq_entry->private).
+
+Patch 3 (wake targets) stores task_wake_target(current) where a sleeper used to
+store current: a struct task_struct *, or for a fibril of a task that uses
+fibrils the struct fibril * with bit 0 set (both are at least 4-byte aligned,
+so bit 0 of a real pointer is always 0)."""
+
+    def __init__(self):
+        super(LxWakeTarget, self).__init__("lx-wake-target", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        raw = ulong(gdb.parse_and_eval(arg))
+        if not raw & WAKE_TARGET_FIBRIL:
+            task = gdb.Value(raw).cast(gdb.lookup_type("struct task_struct").pointer()).dereference()
+            gdb.write("wake target 0x{:08x}: bit 0 clear -> struct task_struct 0x{:08x}, "
+                      "task {} (pid {}): a task-directed wake-up\n".format(
+                          raw, raw, task["comm"].string(), int(task["pid"])))
+            return
+        if not has_fibrils():
+            gdb.write("wake target 0x{:08x} has bit 0 set, but this kernel has no fibrils\n".format(raw))
+            return
+        addr = raw & ~WAKE_TARGET_FIBRIL
+        fibril = gdb.Value(addr).cast(gdb.lookup_type("struct fibril").pointer()).dereference()
+        task = fibril["task"].dereference()
+        gdb.write("wake target 0x{:08x}: bit 0 set -> struct fibril 0x{:08x}\n".format(raw, addr))
+        gdb.write("  of task {} (pid {}), saved state {}\n".format(
+            task["comm"].string(), int(task["pid"]),
+            TASK_STATES.get(int(fibril["state"]), hex(int(fibril["state"])))))
+        where = "on no list (new, dead, or being switched)"
+        if ulong(task["fibril"]) == addr:
+            where = "running now (task->fibril)"
+        else:
+            for name in ("sleeping_fibrils", "runnable_fibrils"):
+                if has_field(task, name) and any(
+                        ulong(f.address) == addr for f in fibrils_on(task, name)):
+                    where = "on task->" + name
+        gdb.write("  " + where + "\n")
+
+
 LxFibrils()
 LxFibrilBt()
+LxWakeTarget()
