@@ -270,7 +270,7 @@ static inline void asys_watchdog(unsigned int seconds)
  */
 #include <sys/wait.h>
 
-static unsigned long asys_noargs[ASYS_MAX_ARGS];
+static unsigned long asys_noargs[ASYS_MAX_ARGS] __attribute__((unused));
 
 /* asys_submit1(): submit one request; asys_submit's value, errno left in *err. */
 static inline long asys_submit1(int nr, unsigned long cookie, unsigned long *args,

@@ -1,0 +1,99 @@
+/*
+ * asys_bad_args (exercise 2): asys_submit checks the request before it starts anything.
+ *
+ *   syscall_nr < 0 or not a system call of this kernel (-1, INT_MIN, 453, 500, 1000,
+ *   100000) -> -1/ENOSYS; nr_args > 6 (7, ULONG_MAX) -> -1/EINVAL; nr_args 6 accepted.
+ *   "When a request is rejected, nothing after it is started: the return value is the
+ *   count started before it": a batch of 5 whose request 3 is bad returns 2, exactly
+ *   2 completions arrive and requests 4 and 5 (writes) never ran.
+ * Nothing here blocks, so a kernel that accepts a bad request only gives a completion
+ * (which the test collects): it fails cleanly.
+ */
+#include <limits.h>
+#include <sys/ioctl.h>
+#include "labtest.h"
+#include "asys.h"
+
+static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
+
+static void expect_reject(const char *what, int nr, unsigned long *args, unsigned long nr_args, int want)
+{
+	struct asys_completion c;
+	int err;
+	long r = asys_submit1(nr, 0xbad, args, nr_args, &err);
+
+	CHECK(r == -1 && err == want, "%s: -1/%s (got %ld, errno %s)", what, asys_errname(want),
+	      r, r == -1 ? asys_errname(err) : "-");
+	if (r == 1 && asys_await_completion(&c) == 1)
+		printf("  (the request was started; it completed with return_code %ld)\n", c.return_code);
+}
+
+/* a batch of 5 whose request 3 is bad: returns 2, only requests 1 and 2 ran */
+static void batch_stops_at(const char *what, int nr, unsigned long *args, unsigned long nr_args)
+{
+	struct asys_input reqs[5];
+	struct asys_completion c;
+	unsigned long wargs[3];
+	int fds[2], n = 0, right = 1, avail = -1, i;
+	long r;
+
+	ok = pipe(fds) == 0;
+	REQUIRE(ok, "pipe()");
+	wargs[0] = fds[1];
+	wargs[1] = (unsigned long)"x";
+	wargs[2] = 1;
+	asys_req(&reqs[0], SYS_getpid, 1, asys_noargs, 0);
+	asys_req(&reqs[1], SYS_getpid, 2, asys_noargs, 0);
+	asys_req(&reqs[2], nr, 3, args, nr_args);
+	asys_req(&reqs[3], SYS_write, 4, wargs, 3);
+	asys_req(&reqs[4], SYS_write, 5, wargs, 3);
+	r = asys_submit(reqs, 5);
+	CHECK(r == 2, "batch of 5 with request 3 bad (%s): returns 2 (got %ld, errno %d)", what, r, r < 0 ? errno : 0);
+	/* every request of this batch finishes at once: collect what was started */
+	for (i = 0; i < (r > 0 ? r : 0) && asys_await_completion(&c) == 1; i++) {
+		n++;
+		if (c.cookie != 1 && c.cookie != 2)
+			right = 0;
+	}
+	CHECK(n == 2 && right, "exactly 2 completions arrived, cookies 1 and 2 (%d, %s)", n,
+	      right ? "right cookies" : "WRONG cookies");
+	ioctl(fds[0], FIONREAD, &avail);
+	CHECK(avail == 0, "requests 4 and 5 (writes) were not started: the pipe is empty (%d bytes)", avail);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+int main(void)
+{
+	static const int nosys[] = { -1, INT_MIN, 453, 500, 1000, 100000 };
+	unsigned long args7[7] = { 0 };
+	struct asys_completion c;
+	unsigned int i;
+	int err;
+	long r;
+
+	asys_watchdog(30);
+	ok = asys_present();
+	REQUIRE(ok, "this kernel has asys_submit (system call 451)");
+
+	asys_watchdog_step = "ENOSYS";
+	for (i = 0; i < sizeof(nosys) / sizeof(nosys[0]); i++) {
+		char what[48];
+
+		snprintf(what, sizeof(what), "syscall_nr %d", nosys[i]);
+		expect_reject(what, nosys[i], asys_noargs, 0, ENOSYS);
+	}
+
+	asys_watchdog_step = "nr_args";
+	expect_reject("nr_args 7", SYS_getpid, args7, 7, EINVAL);
+	expect_reject("nr_args ULONG_MAX", SYS_getpid, args7, ULONG_MAX, EINVAL);
+	r = asys_submit1(SYS_getpid, 44, asys_noargs, ASYS_MAX_ARGS, &err);
+	CHECK(r == 1, "nr_args 6 is accepted (got %ld, errno %d)", r, err);
+	CHECK(r != 1 || (asys_await_completion(&c) == 1 && c.cookie == 44), "its completion arrives");
+
+	asys_watchdog_step = "a rejected request stops the batch";
+	batch_stops_at("nr_args 7", SYS_getpid, args7, 7);
+	batch_stops_at("syscall_nr -1", -1, asys_noargs, 0);
+	batch_stops_at("syscall_nr 100000", 100000, asys_noargs, 0);
+	return labtest_done();
+}

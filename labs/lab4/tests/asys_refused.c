@@ -1,0 +1,141 @@
+/*
+ * asys_refused (exercise 4): a call that cannot run on a fibril is refused with EINVAL
+ * before anything starts: fork, vfork, clone, clone3, execve, execveat, exit,
+ * exit_group, sigreturn, rt_sigreturn, asys_submit, asys_await_completion, and the
+ * extra ones kernel/asys.c documents (restart_syscall, the calls that swap the signal
+ * mask, access/faccessat, unshare/setns, sendfile/copy_file_range, vm86).
+ *
+ * Every probe runs in a child (alarm 5 s) so that a kernel that wrongly runs exit or
+ * fork on a fibril cannot take the test down. A kernel without the check would run
+ * these calls on a fibril, which for most of them is fatal for the guest, so the test
+ * first probes calls that are harmless even when they run (execve and execveat of a
+ * file that does not exist, clone and clone3 with invalid arguments, a nested
+ * asys_submit of nothing) and only probes the rest when those were refused.
+ * Calls that must still work through asys (getppid, clock_nanosleep, openat + close,
+ * fsync, pause interrupted by a signal in the child) are checked last.
+ */
+#include <fcntl.h>
+#include <sched.h>
+#include "labtest.h"
+#include "asys.h"
+
+static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
+
+static char nopath[] = "/nonexistent-asys-probe";
+
+/* run one probe in a child; 1 when submit refused it with -1/EINVAL */
+static int probe(int nr, const char *name, unsigned long a0, unsigned long a1, int harmless)
+{
+	unsigned long args[ASYS_MAX_ARGS] = { a0, a1 };
+	int status = 0;
+	pid_t child;
+
+	fflush(stdout);
+	child = fork();
+	if (child < 0) {
+		CHECK(child >= 0, "fork() for the %s probe", name);
+		return 0;
+	}
+	if (child == 0) {
+		struct asys_completion c;
+		int err;
+		long r;
+
+		alarm(5);
+		r = asys_submit1(nr, nr, args, ASYS_MAX_ARGS, &err);
+		if (r == -1 && err == EINVAL)
+			_exit(0);
+		printf("  %s through asys: submit returned %ld, errno %s\n", name, r,
+		       r == -1 ? asys_errname(err) : "-");
+		if (r == 1 && harmless && asys_await_completion(&c) == 1)
+			printf("  %s ran on a fibril: return_code %ld\n", name, c.return_code);
+		fflush(stdout);
+		_exit(1);
+	}
+	if (!asys_reap_within(child, &status, 6000)) {
+		kill(child, SIGKILL);
+		printf("  the %s probe did not finish in 6 s\n", name);
+		if (!asys_reap_within(child, &status, 5000))
+			printf("  and cannot even be killed\n");
+		status = -1;
+	}
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s (%d) is refused with EINVAL%s", name, nr,
+	      WIFSIGNALED(status) ? " (the probe died of a signal)" : "");
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static void allowed(int nr, const char *name, unsigned long *args, unsigned long n, long want)
+{
+	struct asys_completion c;
+	int err;
+	long r = asys_submit1(nr, 0xa11, args, n, &err);
+
+	CHECK(r == 1, "%s is allowed (submit returned %ld, errno %s)", name, r, r < 0 ? asys_errname(err) : "-");
+	if (r != 1)
+		return;
+	r = asys_await_completion(&c);
+	CHECK(r == 1 && c.return_code == want, "%s completed with %ld (want %ld)", name, c.return_code, want);
+}
+
+int main(void)
+{
+	static const struct { int nr; const char *name; } dangerous[] = {
+		{ 2, "fork" }, { 190, "vfork" }, { 1, "exit" }, { 252, "exit_group" },
+		{ 119, "sigreturn" }, { 173, "rt_sigreturn" },
+		{ __NR_asys_await_completion, "asys_await_completion" },
+		/* documented extras */
+		{ 0, "restart_syscall" }, { 72, "sigsuspend" }, { 179, "rt_sigsuspend" },
+		{ 177, "rt_sigtimedwait" }, { 421, "rt_sigtimedwait_time64" },
+		{ 308, "pselect6" }, { 413, "pselect6_time64" }, { 309, "ppoll" }, { 414, "ppoll_time64" },
+		{ 319, "epoll_pwait" }, { 441, "epoll_pwait2" }, { 385, "io_pgetevents" },
+		{ 416, "io_pgetevents_time64" }, { 113, "vm86old" }, { 166, "vm86" },
+		{ 33, "access" }, { 307, "faccessat" }, { 439, "faccessat2" },
+		{ 310, "unshare" }, { 346, "setns" },
+		{ 187, "sendfile" }, { 239, "sendfile64" }, { 377, "copy_file_range" },
+	};
+	struct { long long s, ns; } ts64 = { 0, 50 * 1000 * 1000 };
+	unsigned long args[4];
+	unsigned int i;
+	int harmless = 1, fd;
+
+	asys_watchdog(120);
+	ok = asys_present();
+	REQUIRE(ok, "this kernel has asys_submit (system call 451)");
+
+	asys_watchdog_step = "harmless probes";
+	harmless &= probe(11, "execve", (unsigned long)nopath, 0, 1);
+	harmless &= probe(358, "execveat", (unsigned long)AT_FDCWD, (unsigned long)nopath, 1);
+	/* CLONE_SIGHAND without CLONE_VM: clone() itself says EINVAL before anything */
+	harmless &= probe(120, "clone", 0x00000800 /* CLONE_SIGHAND */, 0, 1);
+	harmless &= probe(435, "clone3", 0, 0, 1);		/* clone3(NULL, 0): EINVAL */
+	harmless &= probe(__NR_asys_submit, "asys_submit", 0, 0, 1);	/* nothing to submit */
+
+	asys_watchdog_step = "the other refused calls";
+	if (!harmless) {
+		CHECK(0, "the calls that are fatal on a fibril (fork, exit, sigreturn, ...) are not probed: "
+		      "this kernel runs refused calls");
+	} else {
+		for (i = 0; i < sizeof(dangerous) / sizeof(dangerous[0]); i++)
+			probe(dangerous[i].nr, dangerous[i].name, 0, 0, 0);
+	}
+
+	asys_watchdog_step = "calls that stay allowed";
+	allowed(SYS_getppid, "getppid", NULL, 0, getppid());
+	args[0] = CLOCK_MONOTONIC;
+	args[1] = 0;
+	args[2] = (unsigned long)&ts64;
+	args[3] = 0;
+	allowed(407, "clock_nanosleep_time64 50 ms", args, 4, 0);
+	fd = open("/proc/self/status", O_RDONLY);
+	args[0] = (unsigned long)AT_FDCWD;
+	args[1] = (unsigned long)"/proc/self/status";
+	args[2] = O_RDONLY;
+	args[3] = 0;
+	allowed(SYS_openat, "openat", args, 4, fd + 1);
+	args[0] = fd + 1;
+	allowed(SYS_close, "close", args, 1, 0);
+	args[0] = fd;
+	allowed(SYS_fsync, "fsync on a /proc file", args, 1, -EINVAL);
+	close(fd);
+	return labtest_done();
+}
