@@ -43,6 +43,23 @@ elif [ "$variant" != start ]; then
 fi
 [ -z "$submission" ] || patches+=("$(cd "$(dirname "$submission")" && pwd)/$(basename "$submission")")
 
+# The same series on a clean tree that already holds it: nothing to do. Re-applying
+# would touch include/linux/sched.h and make the next build recompile half the kernel.
+series_stamp() { # where the tree records which series it holds
+	local path
+	path=$(git -C "$dest" rev-parse --git-path lab-series) || return 1
+	case "$path" in /*) echo "$path" ;; *) echo "$dest/$path" ;; esac
+}
+stamp=$(cat "${patches[@]}" /dev/null | sha1sum | cut -d' ' -f1)
+stamp_file=
+if [ -e "$dest/.git" ]; then stamp_file=$(series_stamp); fi
+if [ -n "$stamp_file" ] && [ -f "$stamp_file" ] &&
+	[ "$(cat "$stamp_file")" = "$stamp $(git -C "$dest" rev-parse HEAD)" ] &&
+	[ -z "$(git -C "$dest" status --porcelain --untracked-files=no)" ]; then
+	say "lab $lab ($variant${submission:+ + $(basename "$submission")}): $dest already at $(git -C "$dest" log --oneline -1)"
+	exit 0
+fi
+
 if [ ! -e "$dest/.git" ]; then
 	mkdir -p "$(dirname "$dest")"
 	git -C "$src" worktree prune
@@ -57,4 +74,5 @@ fi
 for p in "${patches[@]}"; do
 	git -C "$dest" am -q --3way "$p" || die "$(basename "$p") does not apply to lab $lab's tree ($dest)"
 done
+echo "$stamp $(git -C "$dest" rev-parse HEAD)" >"$(series_stamp)"
 say "lab $lab ($variant${submission:+ + $(basename "$submission")}): $dest at $(git -C "$dest" log --oneline -1)"
