@@ -65,14 +65,30 @@ if [ ! -e "$dest/.git" ]; then
 	git -C "$src" worktree prune
 	git -C "$src" worktree add -q -f -B "$branch" "$dest" base
 else
-	# Reset in place: files that do not change keep their mtimes, so the
-	# next build recompiles only what this series changes.
+	# Reset in place: files no series touches keep their mtimes, so the
+	# next build recompiles only what changed.
 	git -C "$dest" am --abort >/dev/null 2>&1 || true
+	old_head=$(git -C "$dest" rev-parse HEAD)
+	# Remember when each file the old series touched was last written ...
+	mtimes=$(mktemp)
+	trap 'rm -f "$mtimes"' EXIT
+	git -C "$dest" diff -z --name-only base "$old_head" |
+		(cd "$dest" && xargs -0r stat -c '%Y %n' 2>/dev/null) >"$mtimes" || true
 	git -C "$dest" checkout -q -B "$branch" base
 	git -C "$dest" reset -q --hard base
 fi
 for p in "${patches[@]}"; do
 	git -C "$dest" am -q --3way "$p" || die "$(basename "$p") does not apply to lab $lab's tree ($dest)"
 done
+# ... and give that time back to those the new series leaves with the same content:
+# re-applying patch 2 must not look like a change to include/linux/sched.h.
+if [ -n "${mtimes:-}" ]; then
+	while read -r mtime file; do
+		if git -C "$dest" diff --quiet "$old_head" HEAD -- "$file" 2>/dev/null &&
+			[ -z "$(git -C "$dest" status --porcelain -- "$file")" ]; then
+			touch -m -d "@$mtime" "$dest/$file"
+		fi
+	done <"$mtimes"
+fi
 echo "$stamp $(git -C "$dest" rev-parse HEAD)" >"$(series_stamp)"
 say "lab $lab ($variant${submission:+ + $(basename "$submission")}): $dest at $(git -C "$dest" log --oneline -1)"
