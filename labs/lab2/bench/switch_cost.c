@@ -8,24 +8,22 @@
  *   (build: gcc -m32 -static -O2 -Ilabs/include -o build/bench/switch_cost \
  *            labs/lab2/bench/switch_cost.c)
  *
+ * Lab 5's `make bench` runs it too, beside the other ways to do a call; an argument N
+ * (default 50000) sets the number of process round trips, and 4N fibril switches.
+ *
  * Fibril switch: the self-test with 2 fibrils + the main chain, run for a small and a
  * large number of switches; the difference over the difference in switches removes the
  * set-up and tear-down. Each switch includes the self-test's own checks after it.
  * Process switch: two processes ping-pong one byte over two pipes on one CPU; one round
  * trip is two switches, each with one write() and one read() system call around it.
  */
+#define _GNU_SOURCE	/* CPU_SET (bench.h) */
 #include <stdint.h>
 #include <sys/wait.h>
-#include <time.h>
+#include "bench.h"
 #include "fibril_selftest.h"
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
+#define now_ns bench_now
 
 static double fibril_run(long switches, long *done)
 {
@@ -70,13 +68,14 @@ static double pingpong(long round_trips)
 	return (double)t0;
 }
 
-int main(void)
+#ifndef BENCH_NO_MAIN
+int main(int argc, char **argv)
 {
-	long small, large;
-	double t_small = fibril_run(1000, &small), t_large = fibril_run(201000, &large);
+	long n = bench_iters(argc, argv, 50000), small, large;
+	double t_small = fibril_run(1000, &small), t_large = fibril_run(1000 + 4 * n, &large);
 	double fibril = (t_large - t_small) / (large - small);
-	double pp_small = pingpong(1000), pp_large = pingpong(51000);
-	double process = (pp_large - pp_small) / (2.0 * 50000);
+	double pp_small = pingpong(1000), pp_large = pingpong(1000 + n);
+	double process = (pp_large - pp_small) / (2.0 * n);
 	uint64_t t0;
 	int i;
 
@@ -90,3 +89,4 @@ int main(void)
 	printf("RESULT fibril_switch=%.0f\nRESULT process_switch=%.0f\n", fibril, process);
 	return 0;
 }
+#endif

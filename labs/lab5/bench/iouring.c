@@ -1,0 +1,193 @@
+/*
+ * Lab 5, way 3d: a blocking round trip through io_uring, with raw system calls
+ * (io_uring_setup, io_uring_enter, the rings mmap()ed), as liburing would do it: put a
+ * read of one byte on an empty pipe in the submission ring and io_uring_enter() it,
+ * write the byte, then look in the completion ring, and io_uring_enter() to wait only
+ * when the completion is not there yet.
+ *
+ * Two ways, the same read:
+ *  - plain: io_uring tries the read without blocking, gets -EAGAIN, arms a poll on the
+ *    pipe and returns. The write's wake-up queues task work on the submitter, which
+ *    finishes the read on its way back to user space. No thread ever blocks in read().
+ *  - IOSQE_ASYNC: the read is punted to an io-wq worker thread at once (woken here;
+ *    sched_yield() lets it run, see bench.h). On 6.1 that worker, too, tries the read
+ *    without blocking and arms the poll for a pollable file such as a pipe
+ *    (io_wq_submit_work()); the cost above the plain way is the hand-off to the worker.
+ *
+ * What the profile shows on this 6.1 kernel (GDB samples, labs/lab5/README.md): on a
+ * pipe the armed poll fires again and again before any byte is written, each time
+ * io_uring re-issues the read, gets -EAGAIN and re-arms, until it gives up after
+ * APOLL_MAX_RETRY (128) and hands the read to an io-wq worker that blocks in it. So
+ * both pipe figures are far above what io_uring costs when the poll works: the control
+ * figure iouring_eventfd_roundtrip does the same round trip on an eventfd (read 8
+ * bytes, write a count of 1), where the poll fires once, when the write comes.
+ */
+#define _GNU_SOURCE	/* CPU_SET (bench.h) */
+#include <linux/io_uring.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include "bench.h"
+
+struct uring {
+	int fd;
+	unsigned int *sq_tail, *sq_mask, *sq_array;
+	unsigned int *cq_head, *cq_tail, *cq_mask;
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqes;
+};
+
+static int uring_setup(struct uring *r, unsigned int entries)
+{
+	struct io_uring_params p;
+	size_t sq_size, cq_size;
+	char *sq, *cq;
+
+	memset(&p, 0, sizeof(p));
+	r->fd = syscall(SYS_io_uring_setup, entries, &p);
+	if (r->fd < 0)
+		return -1;
+	sq_size = p.sq_off.array + p.sq_entries * sizeof(unsigned int);
+	cq_size = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	if (p.features & IORING_FEAT_SINGLE_MMAP && cq_size > sq_size)
+		sq_size = cq_size;
+	sq = mmap(NULL, sq_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd,
+		  IORING_OFF_SQ_RING);
+	if (sq == MAP_FAILED)
+		return -1;
+	cq = sq;
+	if (!(p.features & IORING_FEAT_SINGLE_MMAP)) {
+		cq = mmap(NULL, cq_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd,
+			  IORING_OFF_CQ_RING);
+		if (cq == MAP_FAILED)
+			return -1;
+	}
+	r->sqes = mmap(NULL, p.sq_entries * sizeof(struct io_uring_sqe), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_POPULATE, r->fd, IORING_OFF_SQES);
+	if (r->sqes == MAP_FAILED)
+		return -1;
+	r->sq_tail = (unsigned int *)(sq + p.sq_off.tail);
+	r->sq_mask = (unsigned int *)(sq + p.sq_off.ring_mask);
+	r->sq_array = (unsigned int *)(sq + p.sq_off.array);
+	r->cq_head = (unsigned int *)(cq + p.cq_off.head);
+	r->cq_tail = (unsigned int *)(cq + p.cq_off.tail);
+	r->cq_mask = (unsigned int *)(cq + p.cq_off.ring_mask);
+	r->cqes = (struct io_uring_cqe *)(cq + p.cq_off.cqes);
+	return 0;
+}
+
+/* Queue one read(fd, buf, len) and io_uring_enter() it. */
+static void uring_submit_read(struct uring *r, int fd, char *buf, unsigned int len,
+			      unsigned char flags, unsigned long long cookie)
+{
+	unsigned int tail = *r->sq_tail, idx = tail & *r->sq_mask;
+	struct io_uring_sqe *sqe = &r->sqes[idx];
+
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_READ;
+	sqe->fd = fd;
+	sqe->addr = (unsigned long)buf;
+	sqe->len = len;
+	sqe->off = (unsigned long long)-1;	/* a pipe or eventfd: no position */
+	sqe->flags = flags;
+	sqe->user_data = cookie;
+	r->sq_array[idx] = idx;
+	__atomic_store_n(r->sq_tail, tail + 1, __ATOMIC_RELEASE);
+	if (syscall(SYS_io_uring_enter, r->fd, 1, 0, 0, NULL, 0) != 1)
+		bench_die("io_uring_enter(submit)");
+}
+
+/* 1 when a completion is waiting in the ring. */
+static int uring_ready(struct uring *r)
+{
+	return *r->cq_head != __atomic_load_n(r->cq_tail, __ATOMIC_ACQUIRE);
+}
+
+/* Wait for (only if not there yet) and take one completion; its result. */
+static int uring_reap(struct uring *r, unsigned long long cookie)
+{
+	unsigned int head = *r->cq_head;
+	struct io_uring_cqe *cqe;
+	int res;
+
+	if (!uring_ready(r) &&
+	    syscall(SYS_io_uring_enter, r->fd, 0, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0)
+		bench_die("io_uring_enter(wait)");
+	cqe = &r->cqes[head & *r->cq_mask];
+	if (cqe->user_data != cookie)
+		bench_die("completion for %llu, expected %llu", cqe->user_data, cookie);
+	res = cqe->res;
+	__atomic_store_n(r->cq_head, head + 1, __ATOMIC_RELEASE);
+	return res;
+}
+
+static struct uring ur = { .fd = -1 };
+static int ur_pipe[2] = { -1, -1 };
+static int ur_eventfd = -1;
+static int ur_rfd, ur_wfd, ur_len;	/* what the loop reads from, writes to, how much */
+static unsigned char ur_flags;
+static int ur_verify;
+static long ur_pending;
+
+static uint64_t uring_loop(long n)
+{
+	static char buf[8];
+	unsigned long long c, one = 1;	/* 1 byte for the pipe, a count of 1 for the eventfd */
+	uint64_t t0;
+	long i;
+
+	t0 = bench_now();
+	for (i = 0; i < n; i++) {
+		c = (unsigned long long)i;
+		uring_submit_read(&ur, ur_rfd, buf, ur_len, ur_flags, c);
+		if (ur_flags & IOSQE_ASYNC)
+			sched_yield();	/* the io-wq worker runs until the read waits */
+		if (ur_verify && !uring_ready(&ur))
+			ur_pending++;	/* the read is waiting for the write */
+		if (write(ur_wfd, &one, ur_len) != ur_len)
+			bench_die("write");
+		if (uring_reap(&ur, c) != ur_len)
+			bench_die("the read returned something else than %d bytes", ur_len);
+	}
+	return bench_now() - t0;
+}
+
+/* on_eventfd 0: a 1-byte read on a pipe; 1: an 8-byte read on an eventfd. */
+static double bench_iouring(long n, unsigned char flags, int on_eventfd)
+{
+	if (ur.fd < 0) {
+		if (uring_setup(&ur, 4))
+			bench_die("io_uring_setup (a kernel without CONFIG_IO_URING?)");
+		if (pipe(ur_pipe))
+			bench_die("pipe");
+		ur_eventfd = syscall(SYS_eventfd2, 0, 0);
+		if (ur_eventfd < 0)
+			bench_die("eventfd");
+	}
+	ur_rfd = on_eventfd ? ur_eventfd : ur_pipe[0];
+	ur_wfd = on_eventfd ? ur_eventfd : ur_pipe[1];
+	ur_len = on_eventfd ? 8 : 1;
+	ur_flags = flags;
+	ur_verify = 1;
+	ur_pending = 0;
+	uring_loop(10);
+	ur_verify = 0;
+	if (ur_pending != 10)
+		bench_die("the read was pending in %ld of 10 calls, not all", ur_pending);
+	return bench_per_op(uring_loop, n);
+}
+
+#ifndef BENCH_NO_MAIN
+int main(int argc, char **argv)
+{
+	long n = bench_iters(argc, argv, 5000);
+
+	bench_rt();
+	bench_report("iouring_async_roundtrip", bench_iouring(n, IOSQE_ASYNC, 0), n,
+		     "IOSQE_ASYNC pipe read (io-wq) + yield + write + reap");
+	bench_report("iouring_roundtrip", bench_iouring(n, 0, 0), n,
+		     "pipe read (poll armed at submit) + write + reap");
+	bench_report("iouring_eventfd_roundtrip", bench_iouring(n, 0, 1), n,
+		     "control: eventfd read (poll armed at submit) + write + reap");
+	return 0;
+}
+#endif
