@@ -54,6 +54,10 @@ run-guest: deps ## boot lab LAB's solved kernel with PROG=static-i386-binary, ex
 	@test -n "$(PROG)" || { echo "usage: make run-guest PROG=path [LAB=n] [SMP=k]"; exit 2; }
 	@vm/run-guest.sh "$(PROG)" $(LAB) $(SMP)
 
+.PHONY: bench
+bench: deps ## Lab 5: build the solved non-debug kernel, run the benchmarks under -icount, table + plot in docs/lab5.md
+	@vm/bench.sh
+
 docs: ## build the annotated walkthrough (docs/*.md) into build/docs with pandoc
 	@vm/docs.sh
 
@@ -63,6 +67,16 @@ demo: deps ## the main job: build, boot, and run the demo in the guest
 lint: ## shellcheck every script, and checkpatch every patch in patches/ and solutions/
 	@shellcheck -x vm/*.sh vm/guest/init .ci/run labs/*/host/*.sh
 	@vm/checkpatch.sh
+
+.PHONY: fuzz stress
+# SMP defaults to 2 here (make fuzz and make stress are about concurrency), 1 elsewhere.
+HSMP = $(if $(filter command line environment,$(origin SMP)),$(SMP),2)
+
+fuzz: deps ## fuzz the asys ABI in the solved Lab 4 kernel: [ITER=n] [SEED=s] [SMP=k, default 2]
+	@vm/fuzz.sh "$(ITER)" "$(SEED)" "$(HSMP)"
+
+stress: deps ## Debian's stress-ng in the solved kernel, alone and beside the fuzzer [SMP=k] [TIME=s]
+	@vm/stress.sh --smp "$(HSMP)" --time "$(or $(TIME),30)"
 
 clean: ## remove build outputs but keep the kernel trees (your work) and ccache
 	rm -rf results build/check build/guest build/docs build/initramfs.*

@@ -12,4 +12,6 @@ for md in "$top"/docs/*.md; do
 		--css=style.css -o "$html" "$md"
 done
 cp "$top/docs/style.css" "$out/"
+# figures the chapters embed (docs/images/*.png, e.g. the Lab 5 plot make bench draws)
+if [ -d "$top/docs/images" ]; then cp -r "$top/docs/images" "$out/"; fi
 say "docs: $out/index.html"
