@@ -78,6 +78,16 @@ def fibrils_on(task, list_name):
         yield utils.container_of(node, fibril_ptr, "run_list").dereference()
 
 
+def write_list(task, list_name, title):
+    gdb.write(title + ":\n")
+    n = 0
+    for fibril in fibrils_on(task, list_name):
+        gdb.write(describe(fibril, False) + "\n")
+        n += 1
+    if n == 0:
+        gdb.write("  (none)\n")
+
+
 class LxFibrils(gdb.Command):
     """List a task's fibrils: lx-fibrils [TASK-EXPRESSION] (default: current)."""
 
@@ -96,21 +106,10 @@ class LxFibrils(gdb.Command):
             gdb.write("  never used fibrils (task->fibril == NULL)\n")
             return
         gdb.write("running:\n" + describe(current.dereference(), True) + "\n")
-        gdb.write("runnable (task->runnable_fibrils, head first):\n")
-        n = 0
-        for fibril in fibrils_on(task, "runnable_fibrils"):
-            gdb.write(describe(fibril, False) + "\n")
-            n += 1
-        if n == 0:
-            gdb.write("  (none)\n")
-        if has_field(task, "sleeping_fibrils"):
-            gdb.write("sleeping (task->sleeping_fibrils, until a wake-up moves them):\n")
-            n = 0
-            for fibril in fibrils_on(task, "sleeping_fibrils"):
-                gdb.write(describe(fibril, False) + "\n")
-                n += 1
-            if n == 0:
-                gdb.write("  (none)\n")
+        write_list(task, "runnable_fibrils", "runnable (task->runnable_fibrils, head first)")
+        if has_field(task, "sleeping_fibrils"):  # Lab 3 on
+            write_list(task, "sleeping_fibrils",
+                       "sleeping (task->sleeping_fibrils, until a wake-up moves them)")
 
 
 class LxFibrilBt(gdb.Command):
