@@ -36,12 +36,8 @@ grep -a '^# ' "$log" | grep -avE '^# (running|lab tests done|kmemleak scan done)
 ok=1
 grep -qaE '^ok 1 - asys_fuzz$' "$log" || ok=0
 [ "$rc" = 0 ] || { echo "guest status $rc (124: hung, 125: died)"; ok=0; }
-# vm/logscan.sh does not know BUG(): x86 prints "kernel BUG at FILE:LINE!" and
-# "invalid opcode: 0000 [#1]", no "BUG:", so look for that and for any end of an oops trace.
-bugs='kernel BUG at|invalid opcode: |---\[ end trace'
 problems="$top/results/fuzz-smp$smp.kernel-problems"
 "$top/vm/logscan.sh" "$log" >"$problems" || true
-grep -aE "$bugs" "$log" >>"$problems" || true
 if [ -s "$problems" ]; then
 	echo "kernel problems (${problems#"$top"/}):"
 	head -20 "$problems" | sed 's/^/    /'

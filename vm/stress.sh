@@ -63,11 +63,8 @@ for t in stress_alone stress_fuzz; do
 	if grep -qaE "^ok [0-9]+ - $t\$" "$log"; then echo "  $t: OK"; else echo "  $t: FAIL"; ok=0; fi
 done
 [ "$rc" = 0 ] || { echo "  guest status $rc (124: hung, 125: died)"; ok=0; }
-# vm/logscan.sh does not know BUG() ("kernel BUG at FILE:LINE!"): see vm/fuzz.sh
-bugs='kernel BUG at|invalid opcode: |---\[ end trace'
 problems="${log%.log}.kernel-problems"
 "$top/vm/logscan.sh" "$log" >"$problems" || true
-grep -aE "$bugs" "$log" >>"$problems" || true
 if [ -s "$problems" ]; then
 	echo "  kernel problems ($problems):"
 	head -20 "$problems" | sed 's/^/    /'
