@@ -59,7 +59,8 @@ find_lib() {
 	return 0
 }
 
-# closure: the NEEDED closure of stress-ng; prints the missing sonames, copies the found ones.
+# closure: the NEEDED closure of stress-ng, one "SONAME PATH" line per library; PATH is
+# empty for a library that no extracted .deb has (yet).
 closure() {
 	local queue=("$x/usr/bin/stress-ng") seen=" " f so lib
 	while [ "${#queue[@]}" -gt 0 ]; do
@@ -69,18 +70,15 @@ closure() {
 			case "$seen" in *" $so "*) continue ;; esac
 			seen+="$so "
 			lib=$(find_lib "$so")
-			if [ -z "$lib" ]; then
-				echo "$so"
-				continue
-			fi
-			queue+=("$lib")
+			echo "$so $lib"
+			[ -z "$lib" ] || queue+=("$lib")
 		done
 	done
 }
 
 level=0 frontier=("${have[@]}")
 while :; do
-	mapfile -t missing < <(closure)
+	mapfile -t missing < <(closure | awk 'NF == 1 { print $1 }')
 	[ "${#missing[@]}" -eq 0 ] && break
 	level=$((level + 1))
 	[ "$level" -le 4 ] || die "stress-ng needs ${missing[*]}, which no .deb of its Depends (4 levels) has"
@@ -103,20 +101,10 @@ done
 # copy the closure (the files behind the sonames) and the loader named by PT_INTERP
 cp -L "$x/usr/bin/stress-ng" "$root/usr/bin/stress-ng"
 n=0
-seen=" "
-queue=("$x/usr/bin/stress-ng")
-while [ "${#queue[@]}" -gt 0 ]; do
-	f=${queue[0]}
-	queue=("${queue[@]:1}")
-	for so in $(objdump -p "$f" | awk '$1 == "NEEDED" { print $2 }'); do
-		case "$seen" in *" $so "*) continue ;; esac
-		seen+="$so "
-		lib=$(find_lib "$so")
-		cp -L "$lib" "$root/lib/i386-linux-gnu/$so"
-		n=$((n + 1))
-		queue+=("$lib")
-	done
-done
+while read -r so lib; do
+	cp -L "$lib" "$root/lib/i386-linux-gnu/$so"
+	n=$((n + 1))
+done < <(closure)
 interp=$(readelf -l "$x/usr/bin/stress-ng" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
 [ "$interp" = /lib/ld-linux.so.2 ] || die "stress-ng's loader is '$interp', expected /lib/ld-linux.so.2"
 cp -L "$x/lib/ld-linux.so.2" "$root/lib/ld-linux.so.2"
