@@ -5,6 +5,8 @@
 #   EXTRA  optional: a config fragment merged after lab.config; where both set an option,
 #          EXTRA wins (vm/config/bench.config: the non-debug benchmark kernel of make bench).
 #          Give each EXTRA its own OBJ: switching fragments in one OBJ rebuilds everything.
+# KERNEL_TARGETS (default "bzImage scripts_gdb") names what to build: vm/kernel.sh asks
+# for one object alone where a check needs only its debug info.
 # The config is i386 tinyconfig + vm/config/lab.config (+ EXTRA), merged with the kernel's
 # own merge_config.sh and regenerated only when the fragment(s) change.
 set -euo pipefail
@@ -68,6 +70,8 @@ if [ ! -f "$obj/.config" ] || [ ! -f "$stamp" ] || ! cmp -s "$frag" "$stamp"; th
 	cp "$frag" "$stamp"
 fi
 
-say "building $obj (bzImage + GDB scripts)"
-kmake bzImage scripts_gdb
-ls -l "$obj/arch/x86/boot/bzImage" "$obj/vmlinux" >/dev/null
+targets=${KERNEL_TARGETS:-bzImage scripts_gdb}
+say "building $obj ($targets)"
+# shellcheck disable=SC2086 # one word a target
+kmake $targets
+if [ -z "${KERNEL_TARGETS:-}" ]; then ls -l "$obj/arch/x86/boot/bzImage" "$obj/vmlinux" >/dev/null; fi

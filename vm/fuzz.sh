@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 iter=${1:-} seed=${2:-} smp=${3:-2} kernel=${4:-}
 [ -n "$kernel" ] || kernel=$("$top/vm/fuzz-kernel.sh" 4)
-work="$BUILD/check/lab4"
+work="$BUILD/fuzz"
 tests="$work/fuzz-tests"
 rm -rf "$tests"
 mkdir -p "$tests" "$top/results"

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Run a GDB walkthrough in batch mode and check its transcript:
-#   vm/gdb-check.sh LAB NAME WORK
-# Boots WORK's kernel paused (-S) with gdbscripts/targets/NAME.c as the guest program,
-# runs gdbscripts/NAME.gdb, and requires every pattern of gdbscripts/NAME.expect.
+#   vm/gdb-check.sh LAB NAME KERNEL WORK
+# Boots KERNEL (a vm/kernel.sh folder) paused (-S) with gdbscripts/targets/NAME.c as the
+# guest program, runs gdbscripts/NAME.gdb, and requires every pattern of
+# gdbscripts/NAME.expect. Scratch files go to WORK.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/vm/lib.sh"
 
-lab=$1 name=$2 work=$3
+lab=$1 name=$2 kernel=$3 work=$4
+mkdir -p "$work"
 script="$top/gdbscripts/$name.gdb"
 expect="$top/gdbscripts/$name.expect"
 if [ ! -f "$script" ] || [ ! -f "$expect" ]; then die "missing $script or $expect"; fi
@@ -24,17 +26,20 @@ if [ -n "$disk_size" ]; then
 	disk_args=(--disk "$work/gdb-$name.img")
 fi
 
-# A port of our own, so parallel runs and a student's live session do not collide.
-port=${GDBPORT:-$((20000 + $$ % 20000))}
+# A free port of our own (never the GDBPORT a student's make qemu-gdb uses), so parallel
+# runs and a live session do not collide.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 transcript="$work/gdb-$name.transcript"
-GDBPORT=$port "$top/vm/qemu.sh" --kernel "$work/obj/arch/x86/boot/bzImage" \
+# QEMU in a process group of its own: the trap ends exactly it (and its timeout and
+# tee), by that group's id, never by a pattern that could match someone else's QEMU.
+GDBPORT=$port setsid "$top/vm/qemu.sh" --kernel "$kernel/bzImage" \
 	--initrd "$work/gdb-$name.cpio.gz" --mode run --gdb --timeout 600 \
 	--log "$work/gdb-$name.guest.log" "${disk_args[@]}" >/dev/null 2>&1 &
 qemu_pid=$!
-trap 'kill $qemu_pid 2>/dev/null || true; pkill -f "tcp::$port" 2>/dev/null || true' EXIT
+trap 'kill -- -"$qemu_pid" 2>/dev/null || true' EXIT
 sleep 1
 
-GDBPORT=$port timeout 300 "$top/vm/gdb.sh" "$work/obj" -batch -x "$script" -ex "kill" >"$transcript" 2>&1 || true
+GDBPORT=$port timeout 300 "$top/vm/gdb.sh" "$kernel" -batch -x "$script" -ex "kill" >"$transcript" 2>&1 || true
 cat "$transcript"
 
 missing=0

@@ -21,5 +21,5 @@ exec gdb -q -nx \
 	-iex "set pagination off" -iex "set confirm off" \
 	-ex "file $obj/vmlinux" \
 	"${helpers[@]}" \
-	-ex "target remote localhost:${GDBPORT:-1234}" \
+	-ex "target remote 127.0.0.1:${GDBPORT:-1234}" \
 	"$@"

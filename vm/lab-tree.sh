@@ -5,17 +5,24 @@
 # solved = start + solutions/labLAB/*.patch (what make check grades)
 # With SUBMISSION, the student's patch is applied on the start tree instead.
 # The series order is: solutions/lab0, patches/0001, solutions/lab1, patches/0002, ...
+#   vm/lab-tree.sh --list LAB start|solved [SUBMISSION.patch]
+# prints that series, one patch file a line, and touches nothing (vm/kernel.sh keys
+# its kernels by it).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/vm/lib.sh"
 
+list_only=0
+if [ "${1:-}" = --list ]; then
+	list_only=1
+	shift
+	[ $# -ge 2 ] || die "usage: $0 --list LAB start|solved [SUBMISSION]"
+	set -- "$1" - - "${@:2}"
+fi
 [ $# -ge 4 ] || die "usage: $0 LAB DEST BRANCH start|solved [SUBMISSION]"
 lab=$1 dest=$2 branch=$3 variant=$4 submission=${5:-}
 [ -d "$top/labs/lab$lab" ] || die "there is no lab $lab (labs/lab$lab)"
 case "$dest" in /*) ;; *) dest="$PWD/$dest" ;; esac # git -C below changes directory
-
-"$top/vm/tree.sh"
-src="$BUILD/src"
 
 # series LAB: the patch files of the start tree of lab LAB, in order.
 series() {
@@ -41,7 +48,17 @@ if [ "$variant" = solved ]; then
 elif [ "$variant" != start ]; then
 	die "variant must be start or solved"
 fi
-[ -z "$submission" ] || patches+=("$(cd "$(dirname "$submission")" && pwd)/$(basename "$submission")")
+if [ -n "$submission" ]; then
+	[ -f "$submission" ] || die "no hand-in at $submission"
+	patches+=("$(cd "$(dirname "$submission")" && pwd)/$(basename "$submission")")
+fi
+if [ "$list_only" = 1 ]; then
+	[ "${#patches[@]}" -eq 0 ] || printf '%s\n' "${patches[@]}"
+	exit 0
+fi
+
+"$top/vm/tree.sh"
+src="$BUILD/src"
 
 # The same series on a clean tree that already holds it: nothing to do. Re-applying
 # would touch include/linux/sched.h and make the next build recompile half the kernel.

@@ -24,3 +24,10 @@ require_cmd() {
 	command -v "$1" >/dev/null 2>&1 ||
 		die "'$1' is not installed. Run 'make deps' (or: apt-get install $2)."
 }
+
+# timing CATEGORY SECONDS WHAT: one row of make check's time breakdown (build, boot,
+# gdb, other), when make check asked for one (TIMING_FILE).
+timing() {
+	[ -n "${TIMING_FILE:-}" ] || return 0
+	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$TIMING_FILE"
+}

@@ -30,7 +30,9 @@ require_cmd qemu-system-i386 qemu-system-x86
 
 accel=${ACCEL:-tcg}
 # shellcheck disable=SC2054 # the commas belong to QEMU options
-args=(-M pc -accel "$accel" -m "${MEM:-256M}" -smp "$smp" -no-reboot
+# One core a socket: SeaBIOS's MP table lists one CPU a package, and the lab kernel has
+# no ACPI (vm/config/lab.config), so -smp N alone would bring up one CPU.
+args=(-M pc -accel "$accel" -m "${MEM:-256M}" -smp "$smp,sockets=$smp,cores=1,threads=1" -no-reboot
 	-kernel "$kernel" -initrd "$initrd"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
 # nokaslr is belt and braces (the config has no RANDOMIZE_BASE); panic=-1 reboots at
@@ -41,7 +43,7 @@ if [ -n "$disk" ]; then
 fi
 if [ "$gdb" = 1 ]; then
 	port=${GDBPORT:-1234}
-	args+=(-gdb "tcp::$port" -S)
+	args+=(-gdb "tcp:127.0.0.1:$port" -S)
 	say "QEMU is paused at the first instruction, GDB stub on port $port."
 	say "attach with: make gdb LAB=${LAB:-n} GDBPORT=$port   (in another terminal)"
 fi

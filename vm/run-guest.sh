@@ -11,14 +11,14 @@ prog=$1 lab=$2 smp=${3:-1}
 file -L "$prog" 2>/dev/null | grep -q 'ELF 32-bit.*statically linked' ||
 	die "PROG=$prog is not a static i386 program (build it with gcc -m32 -static)"
 
-work="$BUILD/check/lab$lab"
-"$top/vm/lab-tree.sh" "$lab" "$work/src" "check-lab$lab" solved
-"$top/vm/build-kernel.sh" "$work/src" "$work/obj"
+kernel=$("$top/vm/kernel.sh" "$lab" solved)
+work="$BUILD/guest"
+mkdir -p "$work"
 "$top/vm/initramfs.sh" "$work/run-guest.cpio.gz" --run "$prog"
 mkdir -p "$top/results"
 log="$top/results/run-guest.log"
 set +e
-"$top/vm/qemu.sh" --kernel "$work/obj/arch/x86/boot/bzImage" --initrd "$work/run-guest.cpio.gz" \
+"$top/vm/qemu.sh" --kernel "$kernel/bzImage" --initrd "$work/run-guest.cpio.gz" \
 	--mode run --smp "$smp" --timeout "${GUEST_TIMEOUT:-600}" --log "$log" |
 	sed -n '/Run \/init as init process/,$p' | grep -v 'Run /init as init process'
 rc=${PIPESTATUS[0]}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The kernel of one lab variant, built at most once:
+#   vm/kernel.sh LAB start|solved [SUBMISSION.patch]
+# prints the folder that holds it, build/check/kernels/KEY: bzImage, vmlinux and the
+# kernel's lx- GDB scripts (vmlinux-gdb.py, scripts/gdb/linux/), all QEMU and GDB need.
+#
+# KEY is a hash of everything that goes into the kernel: each patch of the series in
+# order, the config fragment, the build script and the Debian source version. The same
+# KEY again builds nothing, so a warm `make check` rebuilds no kernel, and identical
+# trees are built once (lab 5's start tree is lab 4's solved tree, lab 6's is lab 5's).
+#
+# Builds run in one folder per lineage, build/check/treeP/{src,obj}, where P is how many
+# of patches/ the series holds. A lab's start and solved trees, and the labs after the
+# last patch, switch that one tree in place (vm/lab-tree.sh gives unchanged files their
+# old mtimes back), so a switch recompiles only what differs; a new lineage starts from
+# ccache. A lock on the lineage keeps two builds out of one folder.
+#
+# A start tree whose lab says "start-build OBJECT" in its tests.conf (and KERNEL_OBJECT=
+# OBJECT in general) is built as that one object alone, with its debug info, and the
+# folder holds it as debug.o: a check that only reads types needs no whole kernel.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/vm/lib.sh"
+
+[ $# -ge 2 ] || die "usage: $0 LAB start|solved [SUBMISSION.patch]"
+lab=$1 variant=$2 submission=${3:-}
+object=${KERNEL_OBJECT:-}
+if [ -z "$object" ] && [ "$variant" = start ] && [ -z "$submission" ]; then
+	object=$(awk '$1 == "start-build" { print $2 }' "$top/labs/lab$lab/tests.conf" 2>/dev/null || true)
+fi
+require_pkg linux-source-6.1
+
+mapfile -t series < <("$top/vm/lab-tree.sh" --list "$lab" "$variant" ${submission:+"$submission"})
+lineage=0
+for p in "${series[@]}"; do
+	case "$p" in "$top"/patches/*) lineage=$((lineage + 1)) ;; esac
+done
+key=$({
+	for p in "${series[@]}"; do sha1sum <"$p"; done
+	sha1sum <"$top/vm/config/lab.config"
+	sha1sum <"$top/vm/build-kernel.sh"
+	dpkg-query -W -f='${Version}\n' linux-source-6.1
+	echo "object=$object"
+} | sha1sum | cut -c1-16)
+store="$BUILD/check/kernels/$key"
+if [ -f "$store/complete" ]; then
+	echo "$store"
+	exit 0
+fi
+
+work="$BUILD/check/tree$lineage"
+mkdir -p "$work"
+exec 9>"$work.lock"
+flock 9
+# Another run may have built it while this one waited for the lock.
+if [ -f "$store/complete" ]; then
+	echo "$store"
+	exit 0
+fi
+
+"$top/vm/lab-tree.sh" "$lab" "$work/src" "check-tree$lineage" "$variant" ${submission:+"$submission"} >&2
+t0=$(date +%s)
+KERNEL_TARGETS=$object "$top/vm/build-kernel.sh" "$work/src" "$work/obj" >&2
+timing build "$(($(date +%s) - t0))" "lab $lab $variant${submission:+ + $(basename "$submission")}${object:+ ($object only)}"
+
+# Publish: fill a temporary folder, then rename it, so a half-copied kernel is never used.
+tmp="$store.tmp.$$"
+rm -rf "$tmp"
+mkdir -p "$tmp"
+if [ -n "$object" ]; then
+	cp "$work/obj/$object" "$tmp/debug.o"
+else
+	cp "$work/obj/arch/x86/boot/bzImage" "$work/obj/vmlinux" "$tmp/"
+	# The lx- loader finds its modules beside itself; constants.py is generated per build.
+	cp -L "$work/obj/vmlinux-gdb.py" "$tmp/"
+	mkdir -p "$tmp/scripts/gdb/linux"
+	cp -L "$work/obj/scripts/gdb/linux/"*.py "$tmp/scripts/gdb/linux/"
+	ln -s "$work/src" "$tmp/source"
+fi
+printf '%s\n' "${series[@]##*/}" >"$tmp/series"
+echo "lab $lab $variant${submission:+ + $(basename "$submission")}${object:+ ($object only)}" >"$tmp/built-as"
+touch "$tmp/complete"
+rm -rf "$store"
+mv "$tmp" "$store"
+echo "$store"
