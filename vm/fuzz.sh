@@ -27,15 +27,16 @@ log="$top/results/fuzz-smp$smp.log"
 append="lab.timeout=$timeout ${iter:+fuzz.iter=$iter} ${seed:+fuzz.seed=$seed} ${FUZZ_OPTS:-}"
 say "fuzzing asys: ${iter:+ITER=$iter }${seed:+SEED=$seed }-smp $smp (log: ${log#"$top"/})"
 t0=$(date +%s)
+nonce=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 set +e
 APPEND="$append" "$top/vm/qemu.sh" --kernel "$kernel" --initrd "$work/fuzz.cpio.gz" --mode test \
-	--smp "$smp" --timeout $((timeout + 60)) --log "$log" >/dev/null
+	--smp "$smp" --timeout $((timeout + 60)) --log "$log" --nonce "$nonce" >/dev/null
 rc=$?
 set -e
 grep -a '^# ' "$log" | grep -avE '^# (running|lab tests done|kmemleak scan done)' | sed 's/^# /  /'
 ok=1
-grep -qaE '^ok 1 - asys_fuzz$' "$log" || ok=0
-[ "$rc" = 0 ] || { echo "guest status $rc (124: hung, 125: died)"; ok=0; }
+[ "$(tap_result "$log" "$nonce" asys_fuzz)" = pass ] || ok=0
+[ "$rc" = 0 ] || { echo "guest status $rc (124: hung, 125: died, 126: QEMU failed)"; ok=0; }
 problems="$top/results/fuzz-smp$smp.kernel-problems"
 "$top/vm/logscan.sh" "$log" >"$problems" || true
 if [ -s "$problems" ]; then

@@ -31,3 +31,20 @@ timing() {
 	[ -n "${TIMING_FILE:-}" ] || return 0
 	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$TIMING_FILE"
 }
+
+# tap_result LOG NONCE NAME: what the guest's /init reported for test NAME in this boot
+# (result lines carry the boot's nonce, so a line the kernel or a test printed does not
+# count). Prints "pass", "fail EXIT" (the test's exit status), "none" (no result: the
+# guest died first) or "several" (more than one result line: something forged one).
+tap_result() {
+	local lines
+	lines=$(grep -aE "^(ok|not ok) [0-9]+ - $3 # (exit=[0-9]+ )?nonce=$2\$" "$1" || true)
+	case "$(grep -c . <<<"$lines")" in
+	0) echo none ;;
+	1) case "$lines" in
+		ok*) echo pass ;;
+		*) echo "fail $(sed -E 's/.* # exit=([0-9]+) .*/\1/' <<<"$lines")" ;;
+		esac ;;
+	*) echo several ;;
+	esac
+}

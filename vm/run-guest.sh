@@ -17,18 +17,30 @@ mkdir -p "$work"
 "$top/vm/initramfs.sh" "$work/run-guest.cpio.gz" --run "$prog"
 mkdir -p "$top/results"
 log="$top/results/run-guest.log"
+verdict="$work/run-guest.verdict"
+rm -f "$verdict"
 set +e
 "$top/vm/qemu.sh" --kernel "$kernel/bzImage" --initrd "$work/run-guest.cpio.gz" \
-	--mode run --smp "$smp" --timeout "${GUEST_TIMEOUT:-600}" --log "$log" |
-	sed -n '/Run \/init as init process/,$p' | grep -v 'Run /init as init process'
+	--mode run --smp "$smp" --timeout "${GUEST_TIMEOUT:-600}" --log "$log" --verdict "$verdict" |
+	sed -n '/Run \/init as init process/,$p' | grep -v -e 'Run /init as init process' -e '^lab-end nonce='
 rc=${PIPESTATUS[0]}
 set -e
+# make turns any failure into its own exit status 2: what happened is printed here, and
+# the program's status is the exit status of vm/run-guest.sh itself. When the program
+# never reported one (QEMU failed, the guest hung or died), that is said, never read as
+# a status, and the exit status is 125 or more.
+what=$(cat "$verdict" 2>/dev/null || echo qemu-failed)
+case "$what" in
+"status "*) msg="$(basename "$prog") exited with status $rc" ;;
+hang) msg="$(basename "$prog") did not finish: the guest hung (status $rc)" ;;
+died) msg="$(basename "$prog") did not report a status: the guest died (status $rc)" ;;
+*) msg="QEMU failed: $(basename "$prog") never ran (status $rc)"; [ "$rc" -ge 125 ] || rc=126 ;;
+esac
 if ! "$top/vm/logscan.sh" "$log" >/dev/null; then
 	warn "the kernel reported a problem (see $log)"
 	[ "$rc" != 0 ] || rc=1
+	msg="$msg; the kernel reported a problem"
 fi
-# make turns any failure into its own exit status 2: the program's status is
-# printed here and is the exit status of vm/run-guest.sh itself.
-echo "run-guest: $(basename "$prog") exited with status $rc"
+echo "run-guest: $msg"
 echo "$rc" >"$top/results/run-guest.status"
 exit "$rc"

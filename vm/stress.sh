@@ -49,10 +49,11 @@ cat "$work/base.cpio.gz" "$work/root.cpio.gz" >"$work/initramfs.cpio.gz"
 timeout=$((time * 2 + 120))
 say "stress-ng on -smp $smp: ${time} s alone, ${time} s beside the asys fuzzer (log: ${log#"$top"/})"
 t0=$(date +%s)
+nonce=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 set +e
 APPEND="stress.time=$time lab.timeout=$timeout ${FUZZ_OPTS:-}" "$top/vm/qemu.sh" --kernel "$kernel" \
 	--initrd "$work/initramfs.cpio.gz" --mode test --smp "$smp" --timeout $((timeout * 2 + 60)) \
-	--log "$log" >/dev/null
+	--log "$log" --nonce "$nonce" >/dev/null
 rc=$?
 set -e
 # the lines worth reading: stress-ng's summary and failures, the fuzzer's figures, the meter
@@ -60,9 +61,9 @@ grep -aE '^# (stress-ng: (info|fail|error).*(passed|failed|skipped|fail:|error:|
 	sed 's/^# /  /' || true
 ok=1
 for t in stress_alone stress_fuzz; do
-	if grep -qaE "^ok [0-9]+ - $t\$" "$log"; then echo "  $t: OK"; else echo "  $t: FAIL"; ok=0; fi
+	if [ "$(tap_result "$log" "$nonce" "$t")" = pass ]; then echo "  $t: OK"; else echo "  $t: FAIL"; ok=0; fi
 done
-[ "$rc" = 0 ] || { echo "  guest status $rc (124: hung, 125: died)"; ok=0; }
+[ "$rc" = 0 ] || { echo "  guest status $rc (124: hung, 125: died, 126: QEMU failed)"; ok=0; }
 problems="${log%.log}.kernel-problems"
 "$top/vm/logscan.sh" "$log" >"$problems" || true
 if [ -s "$problems" ]; then
