@@ -59,13 +59,11 @@ for step in "${steps[@]}"; do
 	read -r n variant <<<"$step"
 	v=$variant sub=()
 	if [ "$variant" = submission ]; then v=start sub=("$submission"); fi
-	if ! kernel=$("$top/vm/kernel.sh" "$n" "$v" "${sub[@]}"); then
-		finish_pending
-		echo "== lab $n: $variant: the kernel does not build (see above) =="
-		failed+=("lab $n $variant: build")
-		continue
+	# A kernel that does not apply or build is graded too: check-lab.sh gives every
+	# declared test a zero row with the reason.
+	if kernel=$("$top/vm/kernel.sh" "$n" "$v" "${sub[@]}"); then
+		kernels+=("$(basename "$kernel")")
 	fi
-	kernels+=("$(basename "$kernel")")
 	finish_pending
 	pending_out="$BUILD/check/step-lab$n-$variant.out"
 	"$top/vm/check-lab.sh" "$n" "$v" "${sub[@]}" >"$pending_out" 2>&1 &
@@ -85,9 +83,9 @@ if [ -z "$submission" ]; then
 	timing other "$(($(date +%s) - t1))" checkpatch
 fi
 
-# The grader's own must-fail check, on the first lab's solved kernel (built above).
+# The grader's own must-fail checks, on the first lab's solved kernel (built above).
 t1=$(date +%s)
-"$top/vm/selftest.sh" "$("$top/vm/kernel.sh" "${labs[0]}" solved)/bzImage" || failed+=("harness self-test")
+"$top/vm/selftest.sh" "$("$top/vm/kernel.sh" "${labs[0]}" solved)" || failed+=("harness self-test")
 timing boot "$(($(date +%s) - t1))" "harness self-test"
 
 # A full run knows every kernel the labs need now: the rest of the store is stale.

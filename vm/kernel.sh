@@ -18,6 +18,7 @@
 # A start tree whose lab says "start-build OBJECT" in its tests.conf (and KERNEL_OBJECT=
 # OBJECT in general) is built as that one object alone, with its debug info, and the
 # folder holds it as debug.o: a check that only reads types needs no whole kernel.
+# Exit status: 0, the folder printed; 3, the series does not apply; 4, it does not build.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/vm/lib.sh"
@@ -58,9 +59,9 @@ if [ -f "$store/complete" ]; then
 	exit 0
 fi
 
-"$top/vm/lab-tree.sh" "$lab" "$work/src" "check-tree$lineage" "$variant" ${submission:+"$submission"} >&2
+"$top/vm/lab-tree.sh" "$lab" "$work/src" "check-tree$lineage" "$variant" ${submission:+"$submission"} >&2 || exit 3
 t0=$(date +%s)
-KERNEL_TARGETS=$object "$top/vm/build-kernel.sh" "$work/src" "$work/obj" >&2
+KERNEL_TARGETS=$object "$top/vm/build-kernel.sh" "$work/src" "$work/obj" >&2 || exit 4
 timing build "$(($(date +%s) - t0))" "lab $lab $variant${submission:+ + $(basename "$submission")}${object:+ ($object only)}"
 
 # Publish: fill a temporary folder, then rename it, so a half-copied kernel is never used.

@@ -1,43 +1,87 @@
 #!/usr/bin/env bash
-# vm/selftest.sh KERNEL: the grader's own must-fail checks. A guest whose kernel panics
-# and a guest that hangs must both be reported as failures, within the timeout,
-# with the panic found in the log. Prints TAP-like lines; exit 1 if the grader missed one.
+# vm/selftest.sh KERNEL_DIR: the grader's own must-fail checks, on a built lab kernel.
+#  - a guest whose kernel panics, and one that hangs, are reported as such (and the
+#    guest really ran: a kernel that never booted must not pass for them);
+#  - a QEMU that cannot start is reported as a failure, never as a guest's status;
+#  - the cheat labs (vm/selftest/labs) are graded by vm/check-lab.sh itself, and each
+#    row must come out as written below: a forged "ok" line, a failing test, a crash
+#    on a start tree, a kernel warning in a passing boot.
+# Prints one line per check; exit 1 if the grader got one wrong.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/vm/lib.sh"
 
 kernel=$1
+[ -f "$kernel/bzImage" ] || die "usage: $0 KERNEL_DIR (a vm/kernel.sh folder with a bzImage)"
 work="$BUILD/selftest"
+rm -rf "$work"
 mkdir -p "$work" "$top/results"
 failed=0
 row() { printf 'harness\tselftest\t1\t%s\t%s\t0\n' "$1" "$2" >>"$top/results/results.tsv"; }
-expect() { # name want-rc got-rc
-	if [ "$3" = "$2" ]; then
-		echo "  harness:$1 OK (guest status $3)"; row "$1" PASS
-	else
-		echo "  harness:$1 FAIL (wanted guest status $2, got $3)"; row "$1" FAIL; failed=1
-	fi
+check() { # name ok(0/1) detail
+	if [ "$2" = 1 ]; then echo "  harness:$1 OK ($3)"; row "$1" PASS; else
+		echo "  harness:$1 FAIL ($3)"; row "$1" FAIL; failed=1; fi
 }
 
-echo "== harness self-test: the grader must catch a crashed and a hung guest =="
+echo "== harness self-test: the grader must catch a crash, a hang, a QEMU that fails, and cheats =="
 for name in crash hang; do
 	gcc -m32 -static -O2 -o "$work/$name" "$top/vm/selftest/$name.c"
 	"$top/vm/initramfs.sh" "$work/$name.cpio.gz" --run "$work/$name"
 done
 
-# boot NAME TIMEOUT: run the NAME program in a guest; prints the guest status.
+# boot NAME TIMEOUT: run the NAME program in a guest; prints qemu.sh's status and verdict.
 boot() {
 	local rc=0
-	"$top/vm/qemu.sh" --kernel "$kernel" --initrd "$work/$1.cpio.gz" --mode run --timeout "$2" \
-		--log "$top/results/selftest-$1.log" >/dev/null 2>&1 || rc=$?
-	echo "$rc"
+	"$top/vm/qemu.sh" --kernel "$kernel/bzImage" --initrd "$work/$1.cpio.gz" --mode run --timeout "$2" \
+		--log "$top/results/selftest-$1.log" --verdict "$work/$1.verdict" >/dev/null 2>&1 || rc=$?
+	echo "$rc $(cat "$work/$1.verdict" 2>/dev/null || echo none)"
 }
 
-expect crash-reported 125 "$(boot crash 120)"
+got=$(boot crash 120)
+ran=0
+grep -q '^selftest: crashing the kernel now' "$top/results/selftest-crash.log" && ran=1
+check crash-reported "$([ "$got" = "125 died" ] && [ "$ran" = 1 ] && echo 1 || echo 0)" "status and verdict: $got; the program ran: $ran"
 if "$top/vm/logscan.sh" "$top/results/selftest-crash.log" >/dev/null; then
-	echo "  harness:crash-in-log FAIL (logscan missed the panic)"; row crash-in-log FAIL; failed=1
+	check crash-in-log 0 "logscan missed the panic"
 else
-	echo "  harness:crash-in-log OK"; row crash-in-log PASS
+	check crash-in-log 1 "logscan found the panic"
 fi
-expect hang-reported 124 "$(boot hang 15)"
+
+got=$(boot hang 20)
+ran=0
+grep -q '^selftest: hanging now' "$top/results/selftest-hang.log" && ran=1
+check hang-reported "$([ "$got" = "124 hang" ] && [ "$ran" = 1 ] && echo 1 || echo 0)" "status and verdict: $got; the program ran: $ran"
+
+# QEMU that cannot start (an unknown device): its exit 1 must not read as a guest's 0.
+got=$(QEMU_EXTRA="-device no-such-device" boot crash 60)
+check qemu-failure-reported "$([ "$got" = "126 qemu-failed" ] && echo 1 || echo 0)" "status and verdict: $got"
+
+# The cheat labs, graded by the real grader. Expected: "lab variant test PASS|FAIL".
+expected="$work/expected.tsv"
+cat >"$expected" <<'ROWS'
+90	solved	honest	PASS
+90	solved	exits1	FAIL
+90	solved	forged	FAIL
+90	solved	crash	FAIL
+90	solved	graceful	FAIL
+90	start	honest	PASS
+90	start	exits1	FAIL
+90	start	forged	FAIL
+90	start	crash	FAIL
+90	start	graceful	PASS
+91	solved	honest	FAIL
+91	solved	warn	FAIL
+ROWS
+mkdir -p "$work/results"
+for run in "90 solved" "90 start" "91 solved"; do
+	read -r n v <<<"$run"
+	LABS_DIR="$top/vm/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results" \
+		"$top/vm/check-lab.sh" "$n" "$v" >"$work/lab$n-$v.out" 2>&1 || true
+done
+while IFS=$'\t' read -r n v name want; do
+	got=$(awk -F'\t' -v n="$n" -v v="$v" -v t="$name" '$1 == n && $2 == v && $4 == t { print $5 }' \
+		"$work/results/results.tsv" 2>/dev/null | paste -sd, -)
+	why=$(grep -h -- " $name " "$work/lab$n-$v.out" | head -1 | sed "s/^ *//; s/  */ /g" || true)
+	check "cheat-lab$n-$v-$name" "$([ "$got" = "$want" ] && echo 1 || echo 0)" "want $want, graded ${got:-nothing}: ${why:-no row}"
+done <"$expected"
 exit "$failed"

@@ -8,9 +8,12 @@
 # reclaim_state and in_iowait as well.
 set -euo pipefail
 debuginfo=${DEBUGINFO:-}
-[ -f "$debuginfo" ] || { echo "no debug info at '$debuginfo'"; exit 1; }
+# Exit 1: a member is missing (the exercise is not done); 2: nothing could be checked.
+[ -f "$debuginfo" ] || { echo "no debug info at '$debuginfo'"; exit 2; }
+command -v gdb >/dev/null || { echo "gdb missing: apt-get install gdb (or make deps)"; exit 2; }
 out=$(gdb -nx -batch -ex 'ptype struct per_call_chain_storage' "$debuginfo" 2>&1)
 echo "$out"
+grep -q '^type = struct per_call_chain_storage {' <<<"$out" || { echo "no struct per_call_chain_storage in $debuginfo"; exit 2; }
 missing=0
 for member in journal_info nameidata plug bio_list reclaim_state in_iowait; do
 	if grep -qE "[ *]$member(;|:)" <<<"$out"; then
