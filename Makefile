@@ -15,7 +15,7 @@ LABDIR := build/lab$(LAB)
 DISK ?=
 DISKARG := $(if $(DISK),--disk $(DISK))
 
-.PHONY: help deps doctor lab qemu qemu-gdb disk gdb check handin run-guest docs demo lint clean distclean
+.PHONY: help deps doctor lab qemu qemu-gdb disk gdb gdb-soak check handin run-guest docs demo lint clean distclean
 
 help: ## this list
 	@echo "Targets (LAB=n picks a lab, default the latest: $(LAB); labs: $(LABS)):"
@@ -46,6 +46,9 @@ gdb: ## GDB on lab LAB's vmlinux, lx- scripts and gdbscripts/ loaded, attached t
 
 check: deps ## grade every lab (or LAB=n; SUBMISSION=file.patch grades a student's patch)
 	@vm/check.sh "$(if $(filter command line environment,$(origin LAB)),$(LAB))" "$(SUBMISSION)"
+
+gdb-soak: deps ## run lab LAB's GDB walkthroughs RUNS times in a row (default 10) and report each run
+	@vm/gdb-soak.sh $(LAB) $(or $(RUNS),10)
 
 handin: ## write your work on lab LAB as handin-labN.patch
 	@vm/handin.sh $(LAB)

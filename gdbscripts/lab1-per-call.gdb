@@ -4,9 +4,19 @@
 # Live: `make qemu-gdb LAB=1` (the handout says how to attach a disk), `make gdb LAB=1`.
 
 # Hardware breakpoints: QEMU starts paused before the kernel is even decompressed.
-# The condition keeps us on the lab program ("prog"), not on jbd2's own kthread.
-hbreak jbd2__journal_start if $_streq($lx_current().comm, "prog")
+# The conditions keep us on the lab program ("prog"), not on jbd2's own kthread.
+# First ext4_create(), the open(O_CREAT): mounting the disk starts handles of its own
+# (orphan cleanup, the superblock), and a stop in one of those would follow the wrong call.
+hbreak ext4_create if $_streq($lx_current().comm, "prog")
 continue
+delete
+# Then the outermost handle of that create (journal_info still empty): a nested start
+# only takes another reference on the handle already parked there.
+hbreak jbd2__journal_start if $_streq($lx_current().comm, "prog") && $lx_current().per_call.journal_info == 0
+continue
+# Disarm before finish: a handle started before this one returns would stop us again,
+# with journal_info still empty, and everything below would read through NULL.
+delete
 
 echo \n=== 1. ext4 is starting a journal handle for our open(O_CREAT)\n
 bt 12
@@ -20,7 +30,6 @@ printf "per_call_chain(journal_info) after  = %p\n", $lx_current().per_call.jour
 set $h = (handle_t *)$lx_current().per_call.journal_info
 printf "handle: h_ref=%d h_transaction=%p, transaction tid=%d\n", $h->h_ref, $h->h_transaction, $h->h_transaction->t_tid
 printf "the old spelling aliases it: current->journal_info = %p\n", $lx_current().journal_info
-delete
 
 echo \n=== 2. a magic link: /proc/self/fd/N jumps without a nameidata argument\n
 hbreak nd_jump_link if $_streq($lx_current().comm, "prog")

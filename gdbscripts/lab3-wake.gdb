@@ -27,10 +27,11 @@ printf "fibril_ttwu: p = %s (pid %d), f = %p, f->state = %u, p->fibril = %p\n", 
 if f != p->fibril
   echo f is switched out (not the chain that runs): a fibril wake-up, not a task wake-up\n
 end
+# Disarm before finish, so that finish can only stop where it returns.
+delete
 finish
 printf "after fibril_ttwu: f->state = %u (0 is TASK_RUNNING)\n", $wf->state
 lx-wake-target ((unsigned long)$wf | 1)
-delete
 
 echo \n=== 3. the waker yields; the next fibril switch goes to the fibril we woke\n
 hbreak switch_to_fibril if (unsigned long)$edx == (unsigned long)$wf
