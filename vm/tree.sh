@@ -13,11 +13,22 @@ tarball=/usr/src/linux-source-6.1.tar.xz
 require_pkg linux-source-6.1
 installed=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 if [ "$installed" != "$tested" ]; then
-	warn "linux-source-6.1 $installed is installed; the series was tested against $tested." \
-		"Patches may need fuzz; report problems with this version."
+	# A grade on another kernel than the one the series and its tests were checked on
+	# is not the same grade: refuse, unless asked for on purpose.
+	[ "${ALLOW_UNTESTED:-0}" = 1 ] ||
+		die "linux-source-6.1 $installed is installed; the series was tested against $tested." \
+			"Install that version (apt-get install linux-source-6.1=$tested), or run with" \
+			"ALLOW_UNTESTED=1 to build on $installed anyway."
+	warn "ALLOW_UNTESTED=1: building on linux-source-6.1 $installed, not the tested $tested"
 fi
 
 if git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
+	# The pristine commit records the version the tree was extracted from: a package
+	# upgraded since then must not go unnoticed behind an old tree.
+	made_from=$(git -C "$src" log -1 --format=%s refs/tags/pristine | sed -n 's/^Debian linux-source-6.1 \(.*\), pristine$/\1/p')
+	[ "$made_from" = "$installed" ] ||
+		die "build/src was made from linux-source-6.1 $made_from, but $installed is installed:" \
+			"remove build/src (or make distclean) and run again"
 	exit 0
 fi
 

@@ -28,9 +28,10 @@ int main(void)
 	const char *smp = getenv("LAB_SMP");
 
 	CHECK(getpid() == syscall(SYS_getpid), "getpid() agrees with the raw system call");
-	if (smp)
-		CHECK(sysconf(_SC_NPROCESSORS_ONLN) == atol(smp),
-		      "%ld CPU(s) online, as QEMU was given %s", sysconf(_SC_NPROCESSORS_ONLN), smp);
+	/* The grader always says how many CPUs QEMU was given: a missing LAB_SMP is a failure. */
+	REQUIRE(smp != NULL, "LAB_SMP (the CPUs QEMU was given) is set: %s", smp ? smp : "unset");
+	CHECK(sysconf(_SC_NPROCESSORS_ONLN) == atol(smp),
+	      "%ld CPU(s) online, as QEMU was given %s", sysconf(_SC_NPROCESSORS_ONLN), smp);
 
 	REQUIRE(pipe(fds) == 0, "pipe()");
 	child = fork();
