@@ -37,7 +37,7 @@ mkdir -p "$work"
 conf_lines() { grep -vE '^[[:space:]]*(#|$)' "$conf" | awk '{ print $1, $2, $3, $4 }'; }
 while read -r kind name pts flag; do
 	case "$kind" in
-	smp | disk | start-build) ;;
+	smp | disk | start-build | handin-paths) continue ;;
 	test | exercise | gdb)
 		[[ "$pts" =~ ^[0-9]+$ ]] || die "$conf: '$kind $name' has no points" ;;
 	host)
@@ -45,7 +45,7 @@ while read -r kind name pts flag; do
 		[ -f "$labs/lab$lab/host/$name.sh" ] || die "$conf: no $labs/lab$lab/host/$name.sh" ;;
 	*) die "$conf: unknown line '$kind $name ${pts:-}': a line the grader ignored would be a test nobody runs" ;;
 	esac
-	case "${flag:-}" in "" | exercise) ;; *) die "$conf: '$kind $name': unknown flag '$flag'" ;; esac
+	case "$kind:${flag:-}" in *: | host:exercise) ;; *) die "$conf: '$kind $name $pts $flag': unknown flag" ;; esac
 done < <(conf_lines)
 smps=$(awk '$1 == "smp" { $1 = ""; print }' "$conf")
 [ -n "${smps// /}" ] || die "$conf has no smp line: its guest tests would never run"
@@ -96,6 +96,33 @@ zero_rows() {
 	exit 1
 }
 
+# --- what the grade depends on, prepared before any hand-in is applied ---
+only_object=
+if [ "$variant" = start ] && [ -z "$submission" ]; then only_object=$(awk '$1 == "start-build" { print $2 }' "$conf"); fi
+[ -n "$only_object" ] || LABS_DIR=$labs "$top/vm/lab-initramfs.sh" "$lab" "$work/initramfs.cpio.gz" "$work/tests"
+
+# --- a hand-in may change only what the lab's exercises need ---
+# tests.conf "handin-paths PREFIX..." lists them; build files (Makefile, Kbuild,
+# Kconfig), scripts/ and the kernel self-tests the lab's tests read are never a
+# hand-in's, whatever the prefixes say.
+if [ -n "$submission" ]; then
+	allowed=$(awk '$1 == "handin-paths" { $1 = ""; print }' "$conf")
+	refused=()
+	while read -r file; do
+		ok=0
+		for prefix in $allowed; do
+			case "$file" in "$prefix"*) ok=1 ;; esac
+		done
+		case "$file" in */Makefile | Makefile | */Kbuild | *Kconfig* | scripts/* | kernel/fibril_selftest.c | *..*) ok=0 ;; esac
+		[ "$ok" = 1 ] || refused+=("$file")
+	done < <(sed -nE 's#^(\+\+\+|---) [ab]/##p; s#^rename (from|to) ##p' "$submission" | grep -v '^/dev/null$' | sort -u)
+	if [ "${#refused[@]}" -gt 0 ]; then
+		echo "hand-in refused: it changes ${refused[*]}; lab $lab's hand-ins may change only: ${allowed:-nothing}" \
+			"(and never build files, scripts/ or the kernel self-tests the tests read)"
+		zero_rows "refused-path: ${refused[0]}$([ "${#refused[@]}" -gt 1 ] && echo " and $((${#refused[@]} - 1)) more")"
+	fi
+fi
+
 # --- the kernel ---
 # (make check built it already, while the previous lab's guests ran: this is a look-up.)
 unhealthy=
@@ -114,12 +141,7 @@ case "$rc" in
 *) zero_rows "no kernel (vm/kernel.sh exit $rc)" ;;
 esac
 debuginfo="$kernel/vmlinux"
-only_object=
-if [ -f "$kernel/debug.o" ]; then
-	debuginfo="$kernel/debug.o"
-	only_object=$(awk '$1 == "start-build" { print $2 }' "$conf")
-fi
-[ -n "$only_object" ] || LABS_DIR=$labs "$top/vm/lab-initramfs.sh" "$lab" "$work/initramfs.cpio.gz" "$work/tests"
+[ -z "$only_object" ] || debuginfo="$kernel/debug.o"
 
 # host_result NAME SMP LOG: run labs/labLAB/host/NAME.sh; prints pass or fail EXIT.
 host_result() {

@@ -43,6 +43,13 @@ for n in "${labs[@]}"; do
 	steps+=("$n solved")
 done
 
+# harness_print: a fingerprint of every file the grade depends on. A hand-in's build
+# runs in a sandbox that cannot write them; this proves it did not, after the fact.
+harness_print() {
+	(cd "$top" && find vm labs gdbscripts Makefile -type f -print0 | sort -z | xargs -0 sha1sum | sha1sum)
+}
+harness_before=$(harness_print)
+
 t0=$(date +%s)
 failed=()
 kernels=()
@@ -60,8 +67,9 @@ for step in "${steps[@]}"; do
 	v=$variant sub=()
 	if [ "$variant" = submission ]; then v=start sub=("$submission"); fi
 	# A kernel that does not apply or build is graded too: check-lab.sh gives every
-	# declared test a zero row with the reason.
-	if kernel=$("$top/vm/kernel.sh" "$n" "$v" "${sub[@]}"); then
+	# declared test a zero row with the reason. A hand-in is never built here: its
+	# grader prepares the tests first, then checks which files it may change.
+	if [ -z "$submission" ] && kernel=$("$top/vm/kernel.sh" "$n" "$v"); then
 		kernels+=("$(basename "$kernel")")
 	fi
 	finish_pending
@@ -87,6 +95,11 @@ fi
 t1=$(date +%s)
 "$top/vm/selftest.sh" "$("$top/vm/kernel.sh" "${labs[0]}" solved)" || failed+=("harness self-test")
 timing boot "$(($(date +%s) - t1))" "harness self-test"
+
+if [ "$(harness_print)" != "$harness_before" ]; then
+	echo "HARNESS CHANGED: a file under vm/, labs/, gdbscripts/ or the Makefile changed during grading"
+	failed+=("harness changed during grading")
+fi
 
 # A full run knows every kernel the labs need now: the rest of the store is stale.
 if [ -z "$lab" ] && [ -d "$BUILD/check/kernels" ]; then

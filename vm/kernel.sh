@@ -50,6 +50,8 @@ if [ -f "$store/complete" ]; then
 fi
 
 work="$BUILD/check/tree$lineage"
+# A hand-in builds apart from the reference trees, in a sandbox (below).
+[ -z "$submission" ] || work="$BUILD/check/handin-lab$lab"
 mkdir -p "$work"
 exec 9>"$work.lock"
 flock 9
@@ -61,22 +63,44 @@ fi
 
 "$top/vm/lab-tree.sh" "$lab" "$work/src" "check-tree$lineage" "$variant" ${submission:+"$submission"} >&2 || exit 3
 t0=$(date +%s)
-KERNEL_TARGETS=$object "$top/vm/build-kernel.sh" "$work/src" "$work/obj" >&2 || exit 4
+if [ -z "$submission" ]; then
+	KERNEL_TARGETS=$object "$top/vm/build-kernel.sh" "$work/src" "$work/obj" >&2 || exit 4
+else
+	# A hand-in's Makefiles and Kconfig run commands: build it in vm/sandbox.sh, where
+	# it can write its own build folder and nothing else. Applying the patch above ran
+	# nothing of it: git am only edits files.
+	mkdir -p "$work/obj"
+	"$top/vm/sandbox.sh" "$work/obj" -- "$top/vm/build-kernel.sh" "$work/src" "$work/obj" >&2 || exit 4
+fi
 timing build "$(($(date +%s) - t0))" "lab $lab $variant${submission:+ + $(basename "$submission")}${object:+ ($object only)}"
 
 # Publish: fill a temporary folder, then rename it, so a half-copied kernel is never used.
 tmp="$store.tmp.$$"
 rm -rf "$tmp"
 mkdir -p "$tmp"
+# regular FILE: a hand-in's build could leave a symbolic link to a host file instead.
+regular() { if [ ! -f "$1" ] || [ -L "$1" ]; then die "$1 is not a regular file"; fi; }
 if [ -n "$object" ]; then
+	regular "$work/obj/$object"
 	cp "$work/obj/$object" "$tmp/debug.o"
 else
+	regular "$work/obj/arch/x86/boot/bzImage"
+	regular "$work/obj/vmlinux"
 	cp "$work/obj/arch/x86/boot/bzImage" "$work/obj/vmlinux" "$tmp/"
 	# The lx- loader finds its modules beside itself; constants.py is generated per build.
-	cp -L "$work/obj/vmlinux-gdb.py" "$tmp/"
+	# GDB runs these on the host: a hand-in's kernel gets the pristine tree's scripts and
+	# the reference kernel's constants (the same config), never Python of its own.
 	mkdir -p "$tmp/scripts/gdb/linux"
-	cp -L "$work/obj/scripts/gdb/linux/"*.py "$tmp/scripts/gdb/linux/"
-	ln -s "$work/src" "$tmp/source"
+	if [ -z "$submission" ]; then
+		cp -L "$work/obj/vmlinux-gdb.py" "$tmp/"
+		cp -L "$work/obj/scripts/gdb/linux/"*.py "$tmp/scripts/gdb/linux/"
+		ln -s "$work/src" "$tmp/source"
+	else
+		reference=$("$top/vm/kernel.sh" "$lab" solved)
+		cp "$BUILD/src/scripts/gdb/vmlinux-gdb.py" "$tmp/"
+		cp "$BUILD/src/scripts/gdb/linux/"*.py "$tmp/scripts/gdb/linux/"
+		cp "$reference/scripts/gdb/linux/constants.py" "$tmp/scripts/gdb/linux/"
+	fi
 fi
 printf '%s\n' "${series[@]##*/}" >"$tmp/series"
 echo "lab $lab $variant${submission:+ + $(basename "$submission")}${object:+ ($object only)}" >"$tmp/built-as"

@@ -56,6 +56,19 @@ check hang-reported "$([ "$got" = "124 hang" ] && [ "$ran" = 1 ] && echo 1 || ec
 got=$(QEMU_EXTRA="-device no-such-device" boot crash 60)
 check qemu-failure-reported "$([ "$got" = "126 qemu-failed" ] && echo 1 || echo 0)" "status and verdict: $got"
 
+# The sandbox a hand-in's build runs in: its own folder is writable, the harness, the
+# results and the kernel store are not, and no host secret is readable.
+mkdir -p "$work/sandbox"
+"$top/vm/sandbox.sh" "$work/sandbox" -- sh -c "
+	echo own >'$work/sandbox/own' || exit 1
+	for f in '$top/vm/guest/init' '$top/results/results.tsv' '$BUILD/check/kernels/forged'; do
+		if echo cheat >>\"\$f\" 2>/dev/null; then echo \"wrote \$f\"; exit 2; fi
+	done
+	if cat /etc/shadow >/dev/null 2>&1; then echo 'read /etc/shadow'; exit 3; fi
+	exit 0" >"$work/sandbox.out" 2>&1 && sandbox_rc=0 || sandbox_rc=$?
+check sandbox-confines-a-build "$([ "$sandbox_rc" = 0 ] && [ -f "$work/sandbox/own" ] && echo 1 || echo 0)" \
+	"exit $sandbox_rc: $(tr '\n' ' ' <"$work/sandbox.out")wrote its own folder: $([ -f "$work/sandbox/own" ] && echo yes || echo no)"
+
 # The cheat labs, graded by the real grader. Expected: "lab variant test PASS|FAIL".
 expected="$work/expected.tsv"
 cat >"$expected" <<'ROWS'

@@ -230,7 +230,8 @@ static inline long asys_kernel_stack_settles(long baseline, int ms)
  * asys_watchdog(seconds): a test must never hang, even when the kernel loses a
  * completion. alarm(seconds) with a SIGALRM handler that says which step hung (set
  * asys_watchdog_step as the test goes), runs asys_watchdog_hook (e.g. to restore a
- * sysctl) and exits 124. alarm(0) disarms it; calling it again re-arms it.
+ * sysctl) and fails the test (exit 1: the test's own verdict, as on a start tree where
+ * the call never completes). alarm(0) disarms it; calling it again re-arms it.
  */
 static const char *volatile asys_watchdog_step = "start";
 static void (*volatile asys_watchdog_hook)(void);
@@ -246,12 +247,12 @@ static inline void asys_say_signal_safe(const char *s)
 static inline void asys_watchdog_fired(int sig)
 {
 	(void)sig;
-	asys_say_signal_safe("watchdog: no progress, the test is stuck at step: ");
+	asys_say_signal_safe("FAIL: watchdog: no progress, expected the step to finish; stuck at step: ");
 	asys_say_signal_safe(asys_watchdog_step);
 	asys_say_signal_safe("\n");
 	if (asys_watchdog_hook)
 		asys_watchdog_hook();
-	_exit(124);
+	_exit(1);
 }
 
 static inline void asys_watchdog(unsigned int seconds)

@@ -22,6 +22,19 @@
 #define SWITCHES_PER_CHILD	4	/* targeted: ~3; task-directed: ~N/2 more */
 
 /* Fork n children; child k sleeps first_ms + k * step_ms, then exits. */
+/* A lost wake-up leaves a fibril asleep in do_wait() for ever: say so, and fail (exit 1). */
+static void on_watchdog(int sig)
+{
+	static const char msg[] = "FAIL: watchdog: the wait4 self-test did not end in 100 s: "
+				  "expected every child reaped, got a fibril still asleep in do_wait() "
+				  "(a wake-up that did not reach its wake target?)\n";
+	ssize_t n = write(1, msg, sizeof(msg) - 1);
+
+	(void)sig;
+	(void)n;
+	_exit(1);
+}
+
 static void fork_sleepers(pid_t *pids, int n, int first_ms, int step_ms)
 {
 	for (int k = 0; k < n; k++) {
@@ -49,6 +62,7 @@ int main(void)
 
 	/* SIG_IGN would make the kernel reap the children before wait4 sees them */
 	signal(SIGCHLD, SIG_DFL);
+	signal(SIGALRM, on_watchdog);
 	alarm(100);	/* a lost wake-up hangs a fibril in do_wait(): fail, do not hang */
 
 	/* fewer children than fibrils is refused before any fibril starts */

@@ -22,7 +22,7 @@
  *
  * Passes (exit 0) when every interrupted nanosleep completes with -EINTR (or 0).
  * Graded with exercise 6: on the start tree the signal never reaches the sleeping calls,
- * so the test times out there (exit 124), as asys_signals does.
+ * so the test's watchdog fails it there (exit 1, naming the step), as in asys_signals.
  * Build: gcc -m32 -static -O2 -Wall -I labs/include -o asys_restart_block asys_restart_block.c
  * Run:   make run-guest PROG=asys_restart_block LAB=4
  */

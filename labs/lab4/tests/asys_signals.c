@@ -32,7 +32,7 @@ static volatile sig_atomic_t test_alarm_armed, alarms;
 static void on_alarm(int sig)
 {
 	if (!test_alarm_armed)
-		asys_watchdog_fired(sig);	/* prints the step, exits 124 */
+		asys_watchdog_fired(sig);	/* prints the step, exits 1 */
 	test_alarm_armed = 0;
 	alarms++;
 	alarm(WATCHDOG_S);			/* back to being the watchdog */
