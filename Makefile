@@ -28,58 +28,58 @@ doctor: ## preflight: packages, disk, GDB port, GDB auto-load, KVM
 	@vm/doctor.sh
 
 lab: deps ## prepare lab LAB's kernel tree in build/labN/src and build it
-	@vm/student-lab.sh $(LAB)
+	@vm/kernel/student-lab.sh $(LAB)
 
 qemu: lab ## boot lab LAB's kernel to a shell on the serial console (SMP=k, DISK=img)
-	@vm/lab-initramfs.sh $(LAB) $(LABDIR)/initramfs.cpio.gz
-	@vm/qemu.sh --kernel $(LABDIR)/obj/arch/x86/boot/bzImage --initrd $(LABDIR)/initramfs.cpio.gz --smp $(SMP) $(DISKARG)
+	@vm/boot/lab-initramfs.sh $(LAB) $(LABDIR)/initramfs.cpio.gz
+	@vm/boot/qemu.sh --kernel $(LABDIR)/obj/arch/x86/boot/bzImage --initrd $(LABDIR)/initramfs.cpio.gz --smp $(SMP) $(DISKARG)
 
 qemu-gdb: lab ## like qemu, paused at the first instruction with a GDB stub on GDBPORT
-	@vm/lab-initramfs.sh $(LAB) $(LABDIR)/initramfs.cpio.gz
-	@vm/qemu.sh --kernel $(LABDIR)/obj/arch/x86/boot/bzImage --initrd $(LABDIR)/initramfs.cpio.gz --smp $(SMP) $(DISKARG) --gdb
+	@vm/boot/lab-initramfs.sh $(LAB) $(LABDIR)/initramfs.cpio.gz
+	@vm/boot/qemu.sh --kernel $(LABDIR)/obj/arch/x86/boot/bzImage --initrd $(LABDIR)/initramfs.cpio.gz --smp $(SMP) $(DISKARG) --gdb
 
 disk: ## a fresh 96 MiB ext4 image, build/disk.img, for DISK= (Lab 1 on)
-	@vm/disk.sh build/disk.img 96M
+	@vm/boot/disk.sh build/disk.img 96M
 
 gdb: ## GDB on lab LAB's vmlinux, lx- scripts and gdbscripts/ loaded, attached to GDBPORT
-	@vm/gdb.sh $(LABDIR)/obj
+	@vm/boot/gdb.sh $(LABDIR)/obj
 
 check: deps ## grade every lab (or LAB=n; SUBMISSION=file.patch grades a student's patch)
-	@vm/check.sh "$(if $(filter command line environment,$(origin LAB)),$(LAB))" "$(SUBMISSION)"
+	@vm/grade/check.sh "$(if $(filter command line environment,$(origin LAB)),$(LAB))" "$(SUBMISSION)"
 
 gdb-soak: deps ## run lab LAB's GDB walkthroughs RUNS times in a row (default 10) and report each run
-	@vm/gdb-soak.sh $(LAB) $(or $(RUNS),10)
+	@vm/grade/gdb-soak.sh $(LAB) $(or $(RUNS),10)
 
 handin: ## write your work on lab LAB as handin-labN.patch
-	@vm/handin.sh $(LAB)
+	@vm/grade/handin.sh $(LAB)
 
 run-guest: deps ## boot lab LAB's solved kernel with PROG=static-i386-binary, exit with its status
 	@test -n "$(PROG)" || { echo "usage: make run-guest PROG=path [LAB=n] [SMP=k]"; exit 2; }
-	@vm/run-guest.sh "$(PROG)" $(LAB) $(SMP)
+	@vm/boot/run-guest.sh "$(PROG)" $(LAB) $(SMP)
 
 .PHONY: bench
 bench: deps ## Lab 5: build the solved non-debug kernel, run the benchmarks under -icount, table + plot in docs/lab5.md
-	@vm/bench.sh
+	@vm/bench/bench.sh
 
 docs: ## build the annotated walkthrough (docs/*.md) into build/docs with pandoc
 	@vm/docs.sh
 
 demo: deps ## the main job: build, boot, and run the demo in the guest
-	@vm/demo.sh
+	@vm/boot/demo.sh
 
 lint: ## shellcheck every script, and checkpatch every patch in patches/ and solutions/
-	@shellcheck -x vm/*.sh vm/guest/init .ci/run labs/*/host/*.sh
-	@vm/checkpatch.sh
+	@shellcheck -x vm/*.sh vm/*/*.sh vm/boot/guest/init .ci/run labs/*/host/*.sh
+	@vm/grade/checkpatch.sh
 
 .PHONY: fuzz stress
 # SMP defaults to 2 here (make fuzz and make stress are about concurrency), 1 elsewhere.
 HSMP = $(if $(filter command line environment,$(origin SMP)),$(SMP),2)
 
 fuzz: deps ## fuzz the asys ABI in the solved Lab 4 kernel: [ITER=n] [SEED=s] [SMP=k, default 2]
-	@vm/fuzz.sh "$(ITER)" "$(SEED)" "$(HSMP)"
+	@vm/stress/fuzz.sh "$(ITER)" "$(SEED)" "$(HSMP)"
 
 stress: deps ## Debian's stress-ng in the solved kernel, alone and beside the fuzzer [SMP=k] [TIME=s]
-	@vm/stress.sh --smp "$(HSMP)" --time "$(or $(TIME),30)"
+	@vm/stress/stress.sh --smp "$(HSMP)" --time "$(or $(TIME),30)"
 
 clean: ## remove build outputs but keep the kernel trees (your work) and ccache
 	rm -rf results build/check build/guest build/docs build/initramfs.*

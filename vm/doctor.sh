@@ -20,7 +20,7 @@ if compgen -G "$BUILD/debs/busybox-static_*_i386.deb" >/dev/null; then
 else
 	fail "the i386 busybox is not downloaded: run 'make deps'"
 fi
-tested=$(cat "$top/vm/TESTED_VERSION")
+tested=$(cat "$top/vm/kernel/TESTED_VERSION")
 have=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)
 if [ "$have" = "$tested" ]; then
 	ok "linux-source-6.1 is the tested version $tested"

@@ -2,7 +2,7 @@
 # Sourced by the guest's stress tests (busybox sh): the stressors, and the KernelStack meter.
 # shellcheck shell=sh
 
-# The stressors of issue 8 that this kernel config (tinyconfig + vm/config/lab.config)
+# The stressors of issue 8 that this kernel config (tinyconfig + vm/kernel/config/lab.config)
 # runs; see labs/lab6/README.md for the ones it cannot (no sockets, no SysV IPC, no mq).
 #   scheduler: switch (context switches over pipes), yield, affinity, schedpolicy
 #   futex, pipe, poll
@@ -18,7 +18,7 @@ STRESSORS="--switch 1 --yield 1 --affinity 1 --schedpolicy 1 --futex 1 --pipe 1 
 	--vm 1 --vm-bytes 16M --malloc 1 --malloc-bytes 8M --mmap 1 --mmap-bytes 8M
 	--mremap 1 --mremap-bytes 8M"
 
-# the phase length: stress.time=S on the kernel command line (vm/stress.sh), default 30 s
+# the phase length: stress.time=S on the kernel command line (vm/stress/stress.sh), default 30 s
 STRESS_TIME=$(sed -n 's/.*stress\.time=\([0-9]*\).*/\1/p' /proc/cmdline)
 STRESS_TIME=${STRESS_TIME:-30}
 

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Boot a lab kernel in QEMU (i386, TCG by default).
+#   vm/boot/qemu.sh --kernel BZIMAGE --initrd CPIO [--mode shell|test|run] [--smp N]
+#              [--disk IMG] [--gdb] [--timeout SECONDS] [--log FILE]
+#              [--nonce WORD] [--verdict FILE]
+# Environment: ACCEL=tcg|kvm (tcg: /dev/kvm exists on our machines but QEMU cannot use
+# it when nested), GDBPORT (default 1234), MEM (default 256M), QEMU_EXTRA.
+# In test and run modes the exit status is the guest's, and only when the guest really
+# reported it: QEMU's exit status says it got to qexit (vm/boot/guest/qexit.c) and the log
+# holds the boot's end line with its nonce. Otherwise: 124, the guest hung past the
+# timeout; 125, it died without reporting (panic, reboot, no end line); 126, QEMU
+# itself failed (a bad option, KVM that does not work, a GDB port in use).
+# --verdict FILE gets one line that cannot be mistaken for a guest's status:
+# "status N", "hang", "died" or "qemu-failed".
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/vm/lib.sh"
+
+kernel="" initrd="" mode=shell smp=1 disk="" gdb=0 timeout=600 log="" nonce="" verdict=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2; shift 2 ;;
+	--initrd) initrd=$2; shift 2 ;;
+	--mode) mode=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--disk) disk=$2; shift 2 ;;
+	--gdb) gdb=1; shift ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--log) log=$2; shift 2 ;;
+	--nonce) nonce=$2; shift 2 ;;
+	--verdict) verdict=$2; shift 2 ;;
+	*) die "qemu.sh: unknown argument $1" ;;
+	esac
+done
+[ -f "$kernel" ] || die "no kernel at '$kernel' (make lab LAB=n builds it)"
+[ -f "$initrd" ] || die "no initramfs at '$initrd'"
+require_cmd qemu-system-i386 qemu-system-x86
+
+accel=${ACCEL:-tcg}
+# shellcheck disable=SC2054 # the commas belong to QEMU options
+# One core a socket: SeaBIOS's MP table lists one CPU a package, and the lab kernel has
+# no ACPI (vm/kernel/config/lab.config), so -smp N alone would bring up one CPU.
+args=(-M pc -accel "$accel" -m "${MEM:-256M}" -smp "$smp,sockets=$smp,cores=1,threads=1" -no-reboot
+	-kernel "$kernel" -initrd "$initrd"
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
+# nokaslr is belt and braces (the config has no RANDOMIZE_BASE); panic=-1 reboots at
+# once on a panic, and -no-reboot turns that reboot into QEMU's exit.
+[ -n "$nonce" ] || nonce=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+append="console=ttyS0 nokaslr panic=-1 lab.mode=$mode lab.smp=$smp lab.nonce=$nonce ${APPEND:-}"
+if [ -n "$disk" ]; then
+	args+=(-drive "file=$disk,if=virtio,format=raw")
+fi
+if [ "$gdb" = 1 ]; then
+	port=${GDBPORT:-1234}
+	args+=(-gdb "tcp:127.0.0.1:$port" -S)
+	say "QEMU is paused at the first instruction, GDB stub on port $port."
+	say "attach with: make gdb LAB=${LAB:-n} GDBPORT=$port   (in another terminal)"
+fi
+# shellcheck disable=SC2206 # QEMU_EXTRA is split on purpose
+args+=(${QEMU_EXTRA:-})
+
+if [ "$mode" = shell ]; then
+	say "serial console on this terminal; Ctrl-A X quits QEMU"
+	exec qemu-system-i386 "${args[@]}" -nographic -append "$append"
+fi
+
+# Batch: serial to stdout (and the log), no monitor, no stdin; bounded by a timeout.
+[ -n "$log" ] || log=$(mktemp)
+# end WHAT CODE MESSAGE: record the verdict, say why when it is not the guest's, exit.
+end() {
+	[ -z "$verdict" ] || echo "$1" >"$verdict"
+	[ -z "$3" ] || warn "$3"
+	exit "$2"
+}
+set +e
+timeout --foreground -k 5 "$timeout" qemu-system-i386 "${args[@]}" \
+	-display none -monitor none -serial stdio -append "$append" </dev/null |
+	tr -d '\r' | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+case "$rc" in
+124 | 137) end hang 124 "the guest did not finish within ${timeout}s: treated as a hang" ;;
+0) end died 125 "the guest stopped without reporting a status (panic or reboot)" ;;
+1) end qemu-failed 126 "QEMU failed (exit 1) before the guest reported anything: see its message above" ;;
+esac
+if [ $((rc & 1)) -eq 0 ]; then end qemu-failed 126 "QEMU failed (exit $rc)"; fi
+# The guest wrote STATUS + 1 (at most 127); its end line has the exact status.
+status=$(sed -n "s/^lab-end nonce=$nonce status=\([0-9][0-9]*\)\$/\1/p" "$log" | tail -1)
+[ -n "$status" ] || end died 125 "the guest exited without its end line (lab-end nonce=$nonce): its status cannot be trusted"
+reported=$(((rc - 1) / 2 - 1))
+if [ "$reported" != "$status" ] && { [ "$reported" != 126 ] || [ "$status" -lt 126 ]; }; then
+	end died 125 "the guest's end line says status $status, its exit says $reported"
+fi
+end "status $status" "$status" ""

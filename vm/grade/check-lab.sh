@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# Grade one lab: vm/grade/check-lab.sh LAB start|solved [SUBMISSION.patch]
+# Gets the lab's kernel from vm/kernel/kernel.sh (start tree, solved tree, or start + a student's
+# patch; built once per distinct tree), boots it once per SMP setting in
+# labs/labLAB/tests.conf, and prints one line per declared test:
+#   solved/submission: every test must pass;
+#   start: every "exercise" test must fail *gracefully* (exit 1, the test's own verdict:
+#          a crash, a timeout or no result is a defect of the lab), every other test
+#          must pass. A test that cannot fail is a defect.
+# A lab whose tests.conf says "start-build OBJECT" checks its start tree by building that
+# one object alone: its exercises are host checks that read the object's debug info, and
+# its other tests run on the solved tree only.
+# Kernel health is graded: a boot that hung, panicked, warned or leaked gets no points
+# for any of its tests, and the line says why. A kernel that does not apply or build
+# gets a zero row for every declared test, with the reason.
+# Appends "lab variant smp test result points" rows to results/results.tsv.
+# The harness self-test (vm/grade/selftest.sh) grades its cheat labs with the same code:
+# LABS_DIR (default labs/), KERNEL_DIR (a kernel folder to use instead of building
+# one) and RESULTS_DIR (default results/).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/vm/lib.sh"
+
+lab=$1 variant=$2 submission=${3:-}
+labs=${LABS_DIR:-$top/labs}
+conf="$labs/lab$lab/tests.conf"
+[ -f "$conf" ] || die "no $conf"
+results=${RESULTS_DIR:-$top/results}
+mkdir -p "$results"
+tag="lab$lab-$variant"
+[ -z "$submission" ] || tag="lab$lab-submission"
+work="$BUILD/check/run/$tag"
+rm -rf "$work"
+mkdir -p "$work"
+
+# --- tests.conf: every line is one the grader knows, and guest tests have CPUs to run on ---
+conf_lines() { grep -vE '^[[:space:]]*(#|$)' "$conf" | awk '{ print $1, $2, $3, $4 }'; }
+while read -r kind name pts flag; do
+	case "$kind" in
+	smp | disk | start-build | handin-paths) continue ;;
+	test | exercise | gdb)
+		[[ "$pts" =~ ^[0-9]+$ ]] || die "$conf: '$kind $name' has no points" ;;
+	host)
+		[[ "$pts" =~ ^[0-9]+$ ]] || die "$conf: 'host $name' has no points"
+		[ -f "$labs/lab$lab/host/$name.sh" ] || die "$conf: no $labs/lab$lab/host/$name.sh" ;;
+	*) die "$conf: unknown line '$kind $name ${pts:-}': a line the grader ignored would be a test nobody runs" ;;
+	esac
+	case "$kind:${flag:-}" in *: | host:exercise) ;; *) die "$conf: '$kind $name $pts $flag': unknown flag" ;; esac
+done < <(conf_lines)
+smps=$(awk '$1 == "smp" { $1 = ""; print }' "$conf")
+[ -n "${smps// /}" ] || die "$conf has no smp line: its guest tests would never run"
+disk_size=$(awk '$1 == "disk" { print $2 }' "$conf")
+
+failed=0 got=0 max=0
+# row NAME PASS|FAIL POINTS WHY: one graded line, on screen and in results.tsv.
+row() {
+	local name=$1 verdict=$2 pts=$3 why=$4
+	printf '  %-34s %s (%s pts)\n' "$name" "$verdict${why:+ ($why)}" "$pts"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$lab" "${tag#lab"$lab"-}" "$smp" "$name" \
+		"$([ "$verdict" = OK ] && echo PASS || echo FAIL)" "$pts" >>"$results/results.tsv"
+	max=$((max + pts))
+	if [ "$verdict" = OK ]; then got=$((got + pts)); else failed=1; fi
+}
+
+# grade NAME RESULT POINTS MUST_FAIL: RESULT is tap_result's (pass, fail N, none, several);
+# a host check's is pass, fail 1 (the behaviour is missing) or fail N>=2 (it could not check).
+grade() {
+	local name=$1 result=$2 pts=$3 must_fail=$4
+	if [ -n "$unhealthy" ]; then row "$name" FAIL "$pts" "no points: $unhealthy"; return; fi
+	case "$must_fail:$result" in
+	0:pass) row "$name" OK "$pts" "" ;;
+	1:pass) row "$name" FAIL "$pts" "passes on the start tree: it cannot fail" ;;
+	1:"fail 1") row "$name" OK "$pts" "fails on the start tree, as it must" ;;
+	1:fail*) row "$name" FAIL "$pts" "fails on the start tree by exit ${result#fail }, not by its own check: a defect of the lab" ;;
+	*:"fail 1") row "$name" FAIL "$pts" "" ;;
+	*:fail*) row "$name" FAIL "$pts" "exit ${result#fail }" ;;
+	*:none) row "$name" FAIL "$pts" "no result (did the guest die?)" ;;
+	*:several) row "$name" FAIL "$pts" "more than one result line for it: one was forged" ;;
+	esac
+}
+
+# zero_rows WHY: every row the lab declares, at zero, when there is no kernel to test.
+zero_rows() {
+	echo "== lab $lab: $variant${submission:+ + $(basename "$submission")}: $1 =="
+	unhealthy=$1
+	for smp in $smps; do
+		while read -r kind name pts _; do
+			case "$kind" in test | exercise | host) grade "$name" none "$pts" 0 ;; esac
+		done < <(conf_lines)
+	done
+	smp=1
+	while read -r kind name pts _; do
+		[ "$kind" != gdb ] || grade "gdb:$name" none "$pts" 0
+	done < <(conf_lines)
+	echo "Score: lab $lab ${tag#lab"$lab"-}: $got/$max"
+	exit 1
+}
+
+# --- what the grade depends on, prepared before any hand-in is applied ---
+only_object=
+if [ "$variant" = start ] && [ -z "$submission" ]; then only_object=$(awk '$1 == "start-build" { print $2 }' "$conf"); fi
+[ -n "$only_object" ] || LABS_DIR=$labs "$top/vm/boot/lab-initramfs.sh" "$lab" "$work/initramfs.cpio.gz" "$work/tests"
+
+# --- a hand-in may change only what the lab's exercises need ---
+# tests.conf "handin-paths PREFIX..." lists them; build files (Makefile, Kbuild,
+# Kconfig), scripts/ and the kernel self-tests the lab's tests read are never a
+# hand-in's, whatever the prefixes say.
+if [ -n "$submission" ]; then
+	allowed=$(awk '$1 == "handin-paths" { $1 = ""; print }' "$conf")
+	refused=()
+	while read -r file; do
+		ok=0
+		for prefix in $allowed; do
+			case "$file" in "$prefix"*) ok=1 ;; esac
+		done
+		case "$file" in */Makefile | Makefile | */Kbuild | *Kconfig* | scripts/* | kernel/fibril_selftest.c | *..*) ok=0 ;; esac
+		[ "$ok" = 1 ] || refused+=("$file")
+	done < <(sed -nE 's#^(\+\+\+|---) [ab]/##p; s#^rename (from|to) ##p' "$submission" | grep -v '^/dev/null$' | sort -u)
+	if [ "${#refused[@]}" -gt 0 ]; then
+		echo "hand-in refused: it changes ${refused[*]}; lab $lab's hand-ins may change only: ${allowed:-nothing}" \
+			"(and never build files, scripts/ or the kernel self-tests the tests read)"
+		zero_rows "refused-path: ${refused[0]}$([ "${#refused[@]}" -gt 1 ] && echo " and $((${#refused[@]} - 1)) more")"
+	fi
+fi
+
+# --- the kernel ---
+# (make check built it already, while the previous lab's guests ran: this is a look-up.)
+unhealthy=
+set +e
+if [ -n "${KERNEL_DIR:-}" ]; then
+	kernel=$KERNEL_DIR rc=0
+else
+	kernel=$("$top/vm/kernel/kernel.sh" "$lab" "$variant" ${submission:+"$submission"})
+	rc=$?
+fi
+set -e
+case "$rc" in
+0) ;;
+3) zero_rows "does-not-apply: the patches do not apply to the lab's tree" ;;
+4) zero_rows "does-not-build: the kernel does not build" ;;
+*) zero_rows "no kernel (vm/kernel/kernel.sh exit $rc)" ;;
+esac
+debuginfo="$kernel/vmlinux"
+[ -z "$only_object" ] || debuginfo="$kernel/debug.o"
+
+# host_result NAME SMP LOG: run labs/labLAB/host/NAME.sh; prints pass or fail EXIT.
+host_result() {
+	local t0 rc=0
+	t0=$(date +%s)
+	LOG=$3 DISK=${disk:-} KERNEL=$kernel DEBUGINFO=$debuginfo VARIANT=$variant \
+		bash "$labs/lab$lab/host/$1.sh" >"$results/$tag-smp$2-$1.out" 2>&1 </dev/null || rc=$?
+	timing other "$(($(date +%s) - t0))" "lab $lab $variant host $1"
+	if [ "$rc" = 0 ]; then echo pass; else echo "fail $rc"; fi
+}
+# must_fail KIND FLAG: 1 when this test must fail here (an exercise on the start tree).
+must_fail() {
+	if [ "$variant" = start ] && [ -z "$submission" ] && { [ "$1" = exercise ] || [ "$2" = exercise ]; }; then
+		echo 1
+	else
+		echo 0
+	fi
+}
+
+if [ -n "$only_object" ]; then
+	echo "== lab $lab: $variant, $only_object alone (its debug info is what the exercise checks) =="
+	smp=-
+	while read -r kind name pts flag; do
+		if [ "$kind" != host ] || [ "${flag:-}" != exercise ]; then continue; fi
+		grade "$name" "$(host_result "$name" 0 /dev/null)" "$pts" 1
+	done < <(conf_lines)
+	smps=
+fi
+
+for smp in $smps; do
+	echo "== lab $lab: $variant${submission:+ + $(basename "$submission")}, -smp $smp =="
+	log="$results/$tag-smp$smp.log"
+	disk_args=()
+	disk=
+	if [ -n "$disk_size" ]; then
+		disk="$work/disk-smp$smp.img"
+		"$top/vm/boot/disk.sh" "$disk" "$disk_size" >/dev/null
+		disk_args=(--disk "$disk")
+	fi
+	nonce=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+	t0=$(date +%s)
+	set +e
+	"$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" --initrd "$work/initramfs.cpio.gz" \
+		--mode test --smp "$smp" --timeout "${GUEST_TIMEOUT:-900}" --log "$log" --nonce "$nonce" \
+		--verdict "$work/verdict-smp$smp" "${disk_args[@]}" >/dev/null 2>"$work/qemu-smp$smp.err"
+	set -e
+	timing boot "$(($(date +%s) - t0))" "lab $lab $variant -smp $smp"
+	echo "  (guest ran $(($(date +%s) - t0)) s, log: ${log#"$top"/})"
+
+	# Kernel health first: it decides whether this boot's tests earn anything.
+	unhealthy=
+	guest=$(cat "$work/verdict-smp$smp" 2>/dev/null || echo qemu-failed)
+	case "$guest" in
+	"status 0") ;;
+	hang) unhealthy="the guest hung (no end within ${GUEST_TIMEOUT:-900} s)" ;;
+	died) unhealthy="the guest died before its end line (panic?)" ;;
+	qemu-failed) unhealthy="QEMU failed: $(tail -1 "$work/qemu-smp$smp.err")" ;;
+	*) unhealthy="the guest's init ended with ${guest#status }" ;;
+	esac
+	if ! "$top/vm/grade/logscan.sh" "$log" >"$results/$tag-smp$smp.kernel-problems"; then
+		unhealthy="${unhealthy:+$unhealthy; }kernel problem: $(head -1 "$results/$tag-smp$smp.kernel-problems" | cut -c1-100)"
+	fi
+	if [ -n "$unhealthy" ]; then
+		echo "  this boot earns nothing: $unhealthy"
+		sed 's/^/    /' "$results/$tag-smp$smp.kernel-problems" | head -20
+	fi
+
+	while read -r kind name pts flag; do
+		case "$kind" in
+		test | exercise) grade "$name" "$(tap_result "$log" "$nonce" "$name")" "$pts" "$(must_fail "$kind" "${flag:-}")" ;;
+		host) grade "$name" "$(host_result "$name" "$smp" "$log")" "$pts" "$(must_fail "$kind" "${flag:-}")" ;;
+		esac
+	done < <(conf_lines)
+	# The disk was checked (Lab 1's e2fsck): 96 MiB a boot is not worth keeping.
+	[ -z "$disk" ] || rm -f "$disk"
+done
+unhealthy=
+
+# GDB walkthroughs are graded on the solved tree only: they follow the reference code.
+if [ "$variant" = solved ] || [ -n "$submission" ]; then
+	smp=1
+	while read -r kind name pts _; do
+		[ "$kind" = gdb ] || continue
+		echo "== lab $lab: GDB walkthrough $name =="
+		result=pass
+		t0=$(date +%s)
+		"$top/vm/grade/gdb-check.sh" "$lab" "$name" "$kernel" "$work" >"$results/$tag-gdb-$name.log" 2>&1 || result="fail 1"
+		timing gdb "$(($(date +%s) - t0))" "lab $lab $name"
+		[ "$result" = pass ] || tail -15 "$results/$tag-gdb-$name.log" | sed 's/^/    /'
+		grade "gdb:$name" "$result" "$pts" 0
+	done < <(conf_lines)
+fi
+
+echo "Score: lab $lab ${tag#lab"$lab"-}: $got/$max"
+[ "$failed" = 0 ] || echo "  failing guest logs are in results/ (named $tag-smp*.log)"
+exit "$failed"

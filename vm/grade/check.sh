@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# make check [LAB=n] [SUBMISSION=file.patch]: grade every lab (or one).
+# For each lab: when it has exercises, its start tree must fail every exercise test (a
+# test that cannot fail is a defect); then the solved tree must pass every test. Start
+# comes first, so that each lineage's tree ends at the solved code the GDB walkthroughs
+# follow.
+# Results: results/results.tsv (lab variant smp test PASS|FAIL points), the guest logs,
+# and results/timing.tsv, summed up at the end (builds, boots, GDB, other).
+#
+# Speed: a step's kernel is built (vm/kernel/kernel.sh: once per distinct tree, in place in its
+# lineage's folder) while the previous step's guests run, so the two CPUs do a build and
+# a guest at once instead of one after the other.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/vm/lib.sh"
+
+lab=${1:-} submission=${2:-}
+if [ -n "$lab" ]; then
+	[ -f "$top/labs/lab$lab/tests.conf" ] || die "LAB=$lab: there is no labs/lab$lab/tests.conf"
+	labs=("$lab")
+else
+	[ -z "$submission" ] || die "SUBMISSION= grades one lab's hand-in: give LAB=n too"
+	# A lab takes part once it has a tests.conf (a folder alone is work in progress).
+	mapfile -t labs < <(find "$top/labs" -mindepth 2 -maxdepth 2 -path '*/lab[0-9]*/tests.conf' -printf '%h\n' |
+		sed 's|.*/lab||' | sort -n)
+fi
+results="$top/results"
+mkdir -p "$results"
+rm -f "$results/results.tsv"
+export TIMING_FILE="$results/timing.tsv"
+: >"$TIMING_FILE"
+
+# The steps, in order: "LAB VARIANT".
+steps=()
+for n in "${labs[@]}"; do
+	if [ -n "$submission" ]; then
+		steps+=("$n submission")
+		continue
+	fi
+	if grep -qE '^(exercise|host .* exercise)' "$top/labs/lab$n/tests.conf"; then
+		steps+=("$n start")
+	fi
+	steps+=("$n solved")
+done
+
+# harness_print: a fingerprint of every file the grade depends on. A hand-in's build
+# runs in a sandbox that cannot write them; this proves it did not, after the fact.
+harness_print() {
+	(cd "$top" && find vm labs gdbscripts Makefile -type f -print0 | sort -z | xargs -0 sha1sum | sha1sum)
+}
+harness_before=$(harness_print)
+
+t0=$(date +%s)
+failed=()
+kernels=()
+pending_pid="" pending_out="" pending_name=""
+# finish_pending: wait for the guests of the step before, then show what they printed.
+finish_pending() {
+	[ -n "$pending_pid" ] || return 0
+	wait "$pending_pid" || failed+=("$pending_name")
+	cat "$pending_out"
+	pending_pid=""
+}
+
+for step in "${steps[@]}"; do
+	read -r n variant <<<"$step"
+	v=$variant sub=()
+	if [ "$variant" = submission ]; then v=start sub=("$submission"); fi
+	# A kernel that does not apply or build is graded too: check-lab.sh gives every
+	# declared test a zero row with the reason. A hand-in is never built here: its
+	# grader prepares the tests first, then checks which files it may change.
+	if [ -z "$submission" ] && kernel=$("$top/vm/kernel/kernel.sh" "$n" "$v"); then
+		kernels+=("$(basename "$kernel")")
+	fi
+	finish_pending
+	pending_out="$BUILD/check/step-lab$n-$variant.out"
+	"$top/vm/grade/check-lab.sh" "$n" "$v" "${sub[@]}" >"$pending_out" 2>&1 &
+	pending_pid=$!
+	case "$variant" in
+	start) pending_name="lab $n start (exercise tests must fail)" ;;
+	*) pending_name="lab $n $variant" ;;
+	esac
+done
+finish_pending
+
+# Every patch of the series and every solution: kernel style, no checkpatch errors.
+if [ -z "$submission" ]; then
+	t1=$(date +%s)
+	"$top/vm/grade/checkpatch.sh" >"$results/checkpatch.txt" 2>&1 || failed+=("checkpatch (results/checkpatch.txt)")
+	echo "checkpatch: $(grep -c ': WARNING:' "$results/checkpatch.txt") warning(s), errors fail the run (results/checkpatch.txt)"
+	timing other "$(($(date +%s) - t1))" checkpatch
+fi
+
+# The grader's own must-fail checks, on the first lab's solved kernel (built above).
+t1=$(date +%s)
+"$top/vm/grade/selftest.sh" "$("$top/vm/kernel/kernel.sh" "${labs[0]}" solved)" || failed+=("harness self-test")
+timing boot "$(($(date +%s) - t1))" "harness self-test"
+
+if [ "$(harness_print)" != "$harness_before" ]; then
+	echo "HARNESS CHANGED: a file under vm/, labs/, gdbscripts/ or the Makefile changed during grading"
+	failed+=("harness changed during grading")
+fi
+
+# A full run knows every kernel the labs need now: the rest of the store is stale.
+if [ -z "$lab" ] && [ -d "$BUILD/check/kernels" ]; then
+	for dir in "$BUILD"/check/kernels/*; do
+		[ -d "$dir" ] || continue
+		case " ${kernels[*]} " in *" $(basename "$dir") "*) ;; *) rm -rf "$dir" ;; esac
+	done
+fi
+
+awk -F'\t' '{ max += $6; if ($5 == "PASS") got += $6; if ($5 == "PASS") p++; else f++ }
+	END { printf "\nTotal score: %d/%d\n%d passed, %d failed\n", got, max, p, f }' "$results/results.tsv"
+# Where the time went. Builds overlap the guests, so the parts add up to more than the wall.
+awk -F'\t' -v wall="$(($(date +%s) - t0))" -v stored="${#kernels[@]}" '
+	{ sum[$1] += $2; n[$1]++ }
+	END {
+		printf "time: %d s (%d min) wall; kernel builds %d s (%d built, %d steps in all), guest boots %d s (%d), GDB walkthroughs %d s (%d), other %d s\n",
+			wall, wall / 60, sum["build"], n["build"], stored, sum["boot"], n["boot"], sum["gdb"], n["gdb"], sum["other"]
+	}' "$TIMING_FILE" </dev/null
+echo "(results in results/results.tsv, the time of each step in results/timing.tsv)"
+if [ "${#failed[@]}" -gt 0 ]; then
+	printf 'FAILED: %s\n' "${failed[@]}"
+	exit 1
+fi

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Run a GDB walkthrough in batch mode and check its transcript:
+#   vm/grade/gdb-check.sh LAB NAME KERNEL WORK
+# Boots KERNEL (a vm/kernel/kernel.sh folder) paused (-S) with gdbscripts/targets/NAME.c as the
+# guest program, runs gdbscripts/NAME.gdb, and requires every pattern of
+# gdbscripts/NAME.expect. Scratch files go to WORK.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/vm/lib.sh"
+
+lab=$1 name=$2 kernel=$3 work=$4
+mkdir -p "$work"
+script="$top/gdbscripts/$name.gdb"
+expect="$top/gdbscripts/$name.expect"
+if [ ! -f "$script" ] || [ ! -f "$expect" ]; then die "missing $script or $expect"; fi
+
+prog="$work/gdb-$name.prog"
+gcc -m32 -static -O2 -Wall -pthread -I"$top/labs/include" -o "$prog" "$top/gdbscripts/targets/$name.c"
+"$top/vm/boot/initramfs.sh" "$work/gdb-$name.cpio.gz" --run "$prog"
+
+# A lab whose tests use a disk (tests.conf "disk SIZE") gets a fresh ext4 one here too.
+disk_args=()
+disk_size=$(awk '$1 == "disk" { print $2 }' "$top/labs/lab$lab/tests.conf")
+if [ -n "$disk_size" ]; then
+	"$top/vm/boot/disk.sh" "$work/gdb-$name.img" "$disk_size" >/dev/null
+	disk_args=(--disk "$work/gdb-$name.img")
+fi
+
+# A free port of our own (never the GDBPORT a student's make qemu-gdb uses), so parallel
+# runs and a live session do not collide.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+transcript="$work/gdb-$name.transcript"
+# QEMU in a process group of its own: the trap ends exactly it (and its timeout and
+# tee), by that group's id, never by a pattern that could match someone else's QEMU.
+GDBPORT=$port setsid "$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" \
+	--initrd "$work/gdb-$name.cpio.gz" --mode run --gdb --timeout 600 \
+	--log "$work/gdb-$name.guest.log" "${disk_args[@]}" >/dev/null 2>&1 &
+qemu_pid=$!
+trap 'kill -- -"$qemu_pid" 2>/dev/null || true' EXIT
+sleep 1
+
+GDBPORT=$port timeout 300 "$top/vm/boot/gdb.sh" "$kernel" -batch -x "$script" -ex "kill" >"$transcript" 2>&1 || true
+cat "$transcript"
+
+missing=0
+while IFS= read -r pattern; do
+	case "$pattern" in "#"* | "") continue ;; esac
+	if ! grep -qE -- "$pattern" "$transcript"; then
+		echo "gdb-check: transcript lacks: $pattern"
+		missing=1
+	fi
+done <"$expect"
+exit "$missing"

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# vm/grade/selftest.sh KERNEL_DIR: the grader's own must-fail checks, on a built lab kernel.
+#  - a guest whose kernel panics, and one that hangs, are reported as such (and the
+#    guest really ran: a kernel that never booted must not pass for them);
+#  - a QEMU that cannot start is reported as a failure, never as a guest's status;
+#  - the cheat labs (vm/grade/selftest/labs) are graded by vm/grade/check-lab.sh itself, and each
+#    row must come out as written below: a forged "ok" line, a failing test, a crash
+#    on a start tree, a kernel warning in a passing boot.
+# Prints one line per check; exit 1 if the grader got one wrong.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/vm/lib.sh"
+
+kernel=$1
+[ -f "$kernel/bzImage" ] || die "usage: $0 KERNEL_DIR (a vm/kernel/kernel.sh folder with a bzImage)"
+work="$BUILD/selftest"
+rm -rf "$work"
+mkdir -p "$work" "$top/results"
+failed=0
+row() { printf 'harness\tselftest\t1\t%s\t%s\t0\n' "$1" "$2" >>"$top/results/results.tsv"; }
+check() { # name ok(0/1) detail
+	if [ "$2" = 1 ]; then echo "  harness:$1 OK ($3)"; row "$1" PASS; else
+		echo "  harness:$1 FAIL ($3)"; row "$1" FAIL; failed=1; fi
+}
+
+echo "== harness self-test: the grader must catch a crash, a hang, a QEMU that fails, and cheats =="
+for name in crash hang; do
+	gcc -m32 -static -O2 -o "$work/$name" "$top/vm/grade/selftest/$name.c"
+	"$top/vm/boot/initramfs.sh" "$work/$name.cpio.gz" --run "$work/$name"
+done
+
+# boot NAME TIMEOUT: run the NAME program in a guest; prints qemu.sh's status and verdict.
+boot() {
+	local rc=0
+	"$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" --initrd "$work/$1.cpio.gz" --mode run --timeout "$2" \
+		--log "$top/results/selftest-$1.log" --verdict "$work/$1.verdict" >/dev/null 2>&1 || rc=$?
+	echo "$rc $(cat "$work/$1.verdict" 2>/dev/null || echo none)"
+}
+
+got=$(boot crash 120)
+ran=0
+grep -q '^selftest: crashing the kernel now' "$top/results/selftest-crash.log" && ran=1
+check crash-reported "$([ "$got" = "125 died" ] && [ "$ran" = 1 ] && echo 1 || echo 0)" "status and verdict: $got; the program ran: $ran"
+if "$top/vm/grade/logscan.sh" "$top/results/selftest-crash.log" >/dev/null; then
+	check crash-in-log 0 "logscan missed the panic"
+else
+	check crash-in-log 1 "logscan found the panic"
+fi
+
+got=$(boot hang 20)
+ran=0
+grep -q '^selftest: hanging now' "$top/results/selftest-hang.log" && ran=1
+check hang-reported "$([ "$got" = "124 hang" ] && [ "$ran" = 1 ] && echo 1 || echo 0)" "status and verdict: $got; the program ran: $ran"
+
+# QEMU that cannot start (an unknown device): its exit 1 must not read as a guest's 0.
+got=$(QEMU_EXTRA="-device no-such-device" boot crash 60)
+check qemu-failure-reported "$([ "$got" = "126 qemu-failed" ] && echo 1 || echo 0)" "status and verdict: $got"
+
+# The sandbox a hand-in's build runs in: its own folder is writable, the harness, the
+# results and the kernel store are not, and no host secret is readable.
+mkdir -p "$work/sandbox"
+"$top/vm/grade/sandbox.sh" "$work/sandbox" -- sh -c "
+	echo own >'$work/sandbox/own' || exit 1
+	for f in '$top/vm/boot/guest/init' '$top/results/results.tsv' '$BUILD/check/kernels/forged'; do
+		if echo cheat >>\"\$f\" 2>/dev/null; then echo \"wrote \$f\"; exit 2; fi
+	done
+	if cat /etc/shadow >/dev/null 2>&1; then echo 'read /etc/shadow'; exit 3; fi
+	exit 0" >"$work/sandbox.out" 2>&1 && sandbox_rc=0 || sandbox_rc=$?
+check sandbox-confines-a-build "$([ "$sandbox_rc" = 0 ] && [ -f "$work/sandbox/own" ] && echo 1 || echo 0)" \
+	"exit $sandbox_rc: $(tr '\n' ' ' <"$work/sandbox.out")wrote its own folder: $([ -f "$work/sandbox/own" ] && echo yes || echo no)"
+
+# The cheat labs, graded by the real grader. Expected: "lab variant test PASS|FAIL".
+expected="$work/expected.tsv"
+cat >"$expected" <<'ROWS'
+90	solved	honest	PASS
+90	solved	exits1	FAIL
+90	solved	forged	FAIL
+90	solved	crash	FAIL
+90	solved	graceful	FAIL
+90	start	honest	PASS
+90	start	exits1	FAIL
+90	start	forged	FAIL
+90	start	crash	FAIL
+90	start	graceful	PASS
+91	solved	honest	FAIL
+91	solved	warn	FAIL
+ROWS
+mkdir -p "$work/results"
+for run in "90 solved" "90 start" "91 solved"; do
+	read -r n v <<<"$run"
+	LABS_DIR="$top/vm/grade/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results" \
+		"$top/vm/grade/check-lab.sh" "$n" "$v" >"$work/lab$n-$v.out" 2>&1 || true
+done
+while IFS=$'\t' read -r n v name want; do
+	got=$(awk -F'\t' -v n="$n" -v v="$v" -v t="$name" '$1 == n && $2 == v && $4 == t { print $5 }' \
+		"$work/results/results.tsv" 2>/dev/null | paste -sd, -)
+	why=$(grep -h -- " $name " "$work/lab$n-$v.out" | head -1 | sed "s/^ *//; s/  */ /g" || true)
+	check "cheat-lab$n-$v-$name" "$([ "$got" = "$want" ] && echo 1 || echo 0)" "want $want, graded ${got:-nothing}: ${why:-no row}"
+done <"$expected"
+exit "$failed"

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The kernel of one lab variant, built at most once:
+#   vm/kernel/kernel.sh LAB start|solved [SUBMISSION.patch]
+# prints the folder that holds it, build/check/kernels/KEY: bzImage, vmlinux and the
+# kernel's lx- GDB scripts (vmlinux-gdb.py, scripts/gdb/linux/), all QEMU and GDB need.
+#
+# KEY is a hash of everything that goes into the kernel: each patch of the series in
+# order, the config fragment, the build script and the Debian source version. The same
+# KEY again builds nothing, so a warm `make check` rebuilds no kernel, and identical
+# trees are built once (lab 5's start tree is lab 4's solved tree, lab 6's is lab 5's).
+#
+# Builds run in one folder per lineage, build/check/treeP/{src,obj}, where P is how many
+# of patches/ the series holds. A lab's start and solved trees, and the labs after the
+# last patch, switch that one tree in place (vm/kernel/lab-tree.sh gives unchanged files their
+# old mtimes back), so a switch recompiles only what differs; a new lineage starts from
+# ccache. A lock on the lineage keeps two builds out of one folder.
+#
+# A start tree whose lab says "start-build OBJECT" in its tests.conf (and KERNEL_OBJECT=
+# OBJECT in general) is built as that one object alone, with its debug info, and the
+# folder holds it as debug.o: a check that only reads types needs no whole kernel.
+# Exit status: 0, the folder printed; 3, the series does not apply; 4, it does not build.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/vm/lib.sh"
+
+[ $# -ge 2 ] || die "usage: $0 LAB start|solved [SUBMISSION.patch]"
+lab=$1 variant=$2 submission=${3:-}
+object=${KERNEL_OBJECT:-}
+if [ -z "$object" ] && [ "$variant" = start ] && [ -z "$submission" ]; then
+	object=$(awk '$1 == "start-build" { print $2 }' "$top/labs/lab$lab/tests.conf" 2>/dev/null || true)
+fi
+require_pkg linux-source-6.1
+
+mapfile -t series < <("$top/vm/kernel/lab-tree.sh" --list "$lab" "$variant" ${submission:+"$submission"})
+lineage=0
+for p in "${series[@]}"; do
+	case "$p" in "$top"/patches/*) lineage=$((lineage + 1)) ;; esac
+done
+key=$({
+	for p in "${series[@]}"; do sha1sum <"$p"; done
+	sha1sum <"$top/vm/kernel/config/lab.config"
+	sha1sum <"$top/vm/kernel/build-kernel.sh"
+	dpkg-query -W -f='${Version}\n' linux-source-6.1
+	echo "object=$object"
+} | sha1sum | cut -c1-16)
+store="$BUILD/check/kernels/$key"
+if [ -f "$store/complete" ]; then
+	echo "$store"
+	exit 0
+fi
+
+work="$BUILD/check/tree$lineage"
+# A hand-in builds apart from the reference trees, in a sandbox (below).
+[ -z "$submission" ] || work="$BUILD/check/handin-lab$lab"
+mkdir -p "$work"
+exec 9>"$work.lock"
+flock 9
+# Another run may have built it while this one waited for the lock.
+if [ -f "$store/complete" ]; then
+	echo "$store"
+	exit 0
+fi
+
+"$top/vm/kernel/lab-tree.sh" "$lab" "$work/src" "check-tree$lineage" "$variant" ${submission:+"$submission"} >&2 || exit 3
+t0=$(date +%s)
+if [ -z "$submission" ]; then
+	KERNEL_TARGETS=$object "$top/vm/kernel/build-kernel.sh" "$work/src" "$work/obj" >&2 || exit 4
+else
+	# A hand-in's Makefiles and Kconfig run commands: build it in vm/grade/sandbox.sh, where
+	# it can write its own build folder and nothing else. Applying the patch above ran
+	# nothing of it: git am only edits files.
+	mkdir -p "$work/obj"
+	"$top/vm/grade/sandbox.sh" "$work/obj" -- "$top/vm/kernel/build-kernel.sh" "$work/src" "$work/obj" >&2 || exit 4
+fi
+timing build "$(($(date +%s) - t0))" "lab $lab $variant${submission:+ + $(basename "$submission")}${object:+ ($object only)}"
+
+# Publish: fill a temporary folder, then rename it, so a half-copied kernel is never used.
+tmp="$store.tmp.$$"
+rm -rf "$tmp"
+mkdir -p "$tmp"
+# regular FILE: a hand-in's build could leave a symbolic link to a host file instead.
+regular() { if [ ! -f "$1" ] || [ -L "$1" ]; then die "$1 is not a regular file"; fi; }
+if [ -n "$object" ]; then
+	regular "$work/obj/$object"
+	cp "$work/obj/$object" "$tmp/debug.o"
+else
+	regular "$work/obj/arch/x86/boot/bzImage"
+	regular "$work/obj/vmlinux"
+	cp "$work/obj/arch/x86/boot/bzImage" "$work/obj/vmlinux" "$tmp/"
+	# The lx- loader finds its modules beside itself; constants.py is generated per build.
+	# GDB runs these on the host: a hand-in's kernel gets the pristine tree's scripts and
+	# the reference kernel's constants (the same config), never Python of its own.
+	mkdir -p "$tmp/scripts/gdb/linux"
+	if [ -z "$submission" ]; then
+		cp -L "$work/obj/vmlinux-gdb.py" "$tmp/"
+		cp -L "$work/obj/scripts/gdb/linux/"*.py "$tmp/scripts/gdb/linux/"
+		ln -s "$work/src" "$tmp/source"
+	else
+		reference=$("$top/vm/kernel/kernel.sh" "$lab" solved)
+		cp "$BUILD/src/scripts/gdb/vmlinux-gdb.py" "$tmp/"
+		cp "$BUILD/src/scripts/gdb/linux/"*.py "$tmp/scripts/gdb/linux/"
+		cp "$reference/scripts/gdb/linux/constants.py" "$tmp/scripts/gdb/linux/"
+	fi
+fi
+printf '%s\n' "${series[@]##*/}" >"$tmp/series"
+echo "lab $lab $variant${submission:+ + $(basename "$submission")}${object:+ ($object only)}" >"$tmp/built-as"
+touch "$tmp/complete"
+rm -rf "$store"
+mv "$tmp" "$store"
+echo "$store"
