@@ -148,6 +148,7 @@ host_result() {
 	local t0 rc=0
 	t0=$(date +%s)
 	LOG=$3 DISK=${disk:-} KERNEL=$kernel DEBUGINFO=$debuginfo VARIANT=$variant \
+		SOURCE_GIT="$BUILD/src" SOURCE_COMMIT=$(cat "$kernel/commit" 2>/dev/null || true) \
 		bash "$labs/lab$lab/host/$1.sh" >"$results/$tag-smp$2-$1.out" 2>&1 </dev/null || rc=$?
 	timing other "$(($(date +%s) - t0))" "lab $lab $variant host $1"
 	if [ "$rc" = 0 ]; then echo pass; else echo "fail $rc"; fi

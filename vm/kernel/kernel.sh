@@ -49,9 +49,9 @@ if [ -f "$store/complete" ]; then
 	exit 0
 fi
 
-work="$BUILD/check/tree$lineage"
+work="$BUILD/check/tree$lineage" branch="check-tree$lineage"
 # A hand-in builds apart from the reference trees, in a sandbox (below).
-[ -z "$submission" ] || work="$BUILD/check/handin-lab$lab"
+if [ -n "$submission" ]; then work="$BUILD/check/handin-lab$lab" branch="check-handin-lab$lab"; fi
 mkdir -p "$work"
 exec 9>"$work.lock"
 flock 9
@@ -61,7 +61,7 @@ if [ -f "$store/complete" ]; then
 	exit 0
 fi
 
-"$top/vm/kernel/lab-tree.sh" "$lab" "$work/src" "check-tree$lineage" "$variant" ${submission:+"$submission"} >&2 || exit 3
+"$top/vm/kernel/lab-tree.sh" "$lab" "$work/src" "$branch" "$variant" ${submission:+"$submission"} >&2 || exit 3
 t0=$(date +%s)
 if [ -z "$submission" ]; then
 	KERNEL_TARGETS=$object "$top/vm/kernel/build-kernel.sh" "$work/src" "$work/obj" >&2 || exit 4
@@ -103,6 +103,9 @@ else
 	fi
 fi
 printf '%s\n' "${series[@]##*/}" >"$tmp/series"
+# The commit the kernel was built from: checks that read its source read it from git
+# (git -C build/src show COMMIT:path), which no later switch of the tree can change.
+git -C "$work/src" rev-parse HEAD >"$tmp/commit"
 echo "lab $lab $variant${submission:+ + $(basename "$submission")}${object:+ ($object only)}" >"$tmp/built-as"
 touch "$tmp/complete"
 rm -rf "$store"

@@ -23,4 +23,20 @@ for member in journal_info nameidata plug bio_list reclaim_state in_iowait; do
 		missing=1
 	fi
 done
+
+# Moving the declarations is half the exercise: an anonymous copy of the members keeps
+# current->plug compiling, so the handout's callers must be converted to per_call_chain()
+# too. The source is read from the commit the kernel was built from (SOURCE_COMMIT).
+[ -n "${SOURCE_COMMIT:-}" ] || { echo "no SOURCE_COMMIT: cannot read the callers"; exit 2; }
+for file in block/blk-core.c kernel/sched/core.c; do
+	text=$(git -C "$SOURCE_GIT" show "$SOURCE_COMMIT:$file") || { echo "cannot read $file at $SOURCE_COMMIT"; exit 2; }
+	left=$(grep -nE -- 'current->(plug|bio_list|reclaim_state|in_iowait)\b' <<<"$text" || true)
+	if [ -n "$left" ]; then
+		echo "$file still reaches these members through current-> (expected per_call_chain()):"
+		awk '{ print "    " $0 }' <<<"$left"
+		missing=1
+	else
+		echo "$file: every access to the moved members goes through per_call_chain()"
+	fi
+done
 exit "$missing"
