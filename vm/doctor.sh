@@ -25,7 +25,7 @@ have=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)
 if [ "$have" = "$tested" ]; then
 	ok "linux-source-6.1 is the tested version $tested"
 else
-	note "linux-source-6.1 is ${have:-missing}; the series was tested against $tested"
+	fail "linux-source-6.1 is ${have:-missing}; the series was tested against $tested (ALLOW_UNTESTED=1 builds anyway)"
 fi
 
 echo "disk:"

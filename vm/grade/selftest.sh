@@ -91,6 +91,35 @@ for run in "90 solved" "90 start" "91 solved"; do
 	LABS_DIR="$top/vm/grade/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results" \
 		"$top/vm/grade/check-lab.sh" "$n" "$v" >"$work/lab$n-$v.out" 2>&1 || true
 done
+# A hand-in outside the lab's handin-paths (lab 90 allows fs/proc/ only): refused before
+# anything is applied, every row at zero.
+cat >"$work/refused.patch" <<'PATCH'
+From: Student <student@fibrils.invalid>
+Subject: [PATCH] cheat: a Makefile that rewrites the grader
+
+---
+diff --git a/kernel/Makefile b/kernel/Makefile
+--- a/kernel/Makefile
++++ b/kernel/Makefile
+@@ -1,1 +1,2 @@
++$(shell echo pwned >$(srctree)/../../../vm/boot/guest/init)
+ # SPDX-License-Identifier: GPL-2.0
+PATCH
+LABS_DIR="$top/vm/grade/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results-refused" \
+	"$top/vm/grade/check-lab.sh" 90 start "$work/refused.patch" >"$work/refused.out" 2>&1 || true
+rows=$(grep -c 'FAIL (no points: refused-path: kernel/Makefile)' "$work/refused.out" || true)
+check refused-handin "$([ "$rows" = 5 ] && ! grep -q PASS "$work/results-refused/results.tsv" && echo 1 || echo 0)" \
+	"$rows of 5 rows at zero, 'refused-path: kernel/Makefile'"
+
+# tests.conf the grader cannot trust: an unknown line (lab 92), no smp line (lab 93).
+for n in 92 93; do
+	rc=0
+	LABS_DIR="$top/vm/grade/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results-$n" \
+		"$top/vm/grade/check-lab.sh" "$n" solved >"$work/lab$n.out" 2>&1 || rc=$?
+	check "bad-tests-conf-lab$n" "$([ "$rc" != 0 ] && grep -q 'error:' "$work/lab$n.out" && echo 1 || echo 0)" \
+		"exit $rc: $(grep 'error:' "$work/lab$n.out" | head -1 | cut -c1-110)"
+done
+
 while IFS=$'\t' read -r n v name want; do
 	got=$(awk -F'\t' -v n="$n" -v v="$v" -v t="$name" '$1 == n && $2 == v && $4 == t { print $5 }' \
 		"$work/results/results.tsv" 2>/dev/null | paste -sd, -)
