@@ -13,7 +13,8 @@ conf="$top/labs/lab$lab/tests.conf"
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "RUNS=$runs: give a whole number of runs"
 mapfile -t names < <(awk '$1 == "gdb" { print $2 }' "$conf")
 [ "${#names[@]}" -gt 0 ] || die "lab $lab has no GDB walkthrough"
-kernel=$("$top/vm/kernel/kernel.sh" "$lab" solved)
+# KERNEL_DIR: a kernel folder to soak instead of the lab's solved one (vm/kernel/kernel.sh).
+kernel=${KERNEL_DIR:-$("$top/vm/kernel/kernel.sh" "$lab" solved)}
 work="$BUILD/gdb-soak/lab$lab"
 mkdir -p "$work" "$top/results"
 
