@@ -107,6 +107,13 @@ if [ -z "$lab" ] && [ -d "$BUILD/check/kernels" ]; then
 		[ -d "$dir" ] || continue
 		case " ${kernels[*]} " in *" $(basename "$dir") "*) ;; *) rm -rf "$dir" ;; esac
 	done
+	# The per-lab build folders of earlier versions of this grader (a tree and a build
+	# of 1.5 GB each) are not used any more.
+	for old in "$BUILD"/check/lab[0-9]*; do
+		[ -d "$old" ] || continue
+		rm -rf "$old"
+		git -C "$BUILD/src" worktree prune
+	done
 fi
 
 awk -F'\t' '{ max += $6; if ($5 == "PASS") got += $6; if ($5 == "PASS") p++; else f++ }
