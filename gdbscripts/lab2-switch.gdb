@@ -25,7 +25,13 @@ x/13i $pc
 delete
 
 echo \n=== 3. push the callee-saved registers and the flags; save %esp in prev->sp\n
-stepi 6
+# Run to exact instructions with temporary hardware breakpoints rather than stepi: under
+# a loaded host a single step can come back without having run its instruction, and
+# everything after it would then describe the wrong moment. The five pushes and the
+# save of %esp are 7 bytes; the swap, mov (%edx),%esp, is the 2 bytes after them.
+set $swap_insn = (unsigned long)$pc + 7
+thbreak *$swap_insn
+continue
 x/i $pc
 printf "before the switch: esp=0x%08lx, task->stack=%p, prev->sp=0x%08lx\n", $esp, $lx_current().stack, $prev->sp
 if (unsigned long)$esp - (unsigned long)$prev->stack < sizeof(init_stack)
@@ -34,8 +40,9 @@ else
   echo before the switch: esp inside prev's stack: NO\n
 end
 
-echo \n=== 4. stepi: THE switch (one mov into %esp)\n
-stepi
+echo \n=== 4. one instruction further: THE switch (one mov into %esp)\n
+thbreak *($swap_insn + 2)
+continue
 printf "after the switch:  esp=0x%08lx, task->stack=%p\n", $esp, $lx_current().stack
 if (unsigned long)$esp - (unsigned long)$next->stack < sizeof(init_stack)
   echo after the switch: esp inside next's stack: yes\n
