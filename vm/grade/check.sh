@@ -2,13 +2,13 @@
 # make check [LAB=n] [SUBMISSION=file.patch]: grade every lab (or one).
 # For each lab: when it has exercises, its start tree must fail every exercise test (a
 # test that cannot fail is a defect); then the solved tree must pass every test. Start
-# comes first, so that each lineage's tree ends at the solved code the GDB walkthroughs
-# follow.
+# comes first: the labs then go through the series in order, so each switch of the
+# one build tree is a small step forward.
 # Results: results/results.tsv (lab variant smp test PASS|FAIL points), the guest logs,
 # and results/timing.tsv, summed up at the end (builds, boots, GDB, other).
 #
-# Speed: a step's kernel is built (vm/kernel/kernel.sh: once per distinct tree, in place in its
-# lineage's folder) while the previous step's guests run, so the two CPUs do a build and
+# Speed: a step's kernel is built (vm/kernel/kernel.sh: once per distinct tree, in place in
+# one build folder) while the previous step's guests run, so the two CPUs do a build and
 # a guest at once instead of one after the other.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -109,7 +109,7 @@ if [ -z "$lab" ] && [ -d "$BUILD/check/kernels" ]; then
 	done
 	# The per-lab build folders of earlier versions of this grader (a tree and a build
 	# of 1.5 GB each) are not used any more.
-	for old in "$BUILD"/check/lab[0-9]*; do
+	for old in "$BUILD"/check/lab[0-9]* "$BUILD"/check/tree[0-9]*; do
 		[ -d "$old" ] || continue
 		rm -rf "$old"
 		git -C "$BUILD/src" worktree prune

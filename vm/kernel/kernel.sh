@@ -9,11 +9,11 @@
 # KEY again builds nothing, so a warm `make check` rebuilds no kernel, and identical
 # trees are built once (lab 5's start tree is lab 4's solved tree, lab 6's is lab 5's).
 #
-# Builds run in one folder per lineage, build/check/treeP/{src,obj}, where P is how many
-# of patches/ the series holds. A lab's start and solved trees, and the labs after the
-# last patch, switch that one tree in place (vm/kernel/lab-tree.sh gives unchanged files their
-# old mtimes back), so a switch recompiles only what differs; a new lineage starts from
-# ccache. A lock on the lineage keeps two builds out of one folder.
+# Builds run in one folder, build/check/tree/{src,obj}: every lab's start and solved
+# trees switch that one tree in place (vm/kernel/lab-tree.sh gives unchanged files their
+# old mtimes back), so a switch recompiles only what differs (make check goes through
+# the labs in series order: each switch is a small step forward), and one tree of
+# 1.8 GB serves every lab instead of one per lab. A lock keeps two builds out of it.
 #
 # A start tree whose lab says "start-build OBJECT" in its tests.conf (and KERNEL_OBJECT=
 # OBJECT in general) is built as that one object alone, with its debug info, and the
@@ -32,10 +32,6 @@ fi
 require_pkg linux-source-6.1
 
 mapfile -t series < <("$top/vm/kernel/lab-tree.sh" --list "$lab" "$variant" ${submission:+"$submission"})
-lineage=0
-for p in "${series[@]}"; do
-	case "$p" in "$top"/patches/*) lineage=$((lineage + 1)) ;; esac
-done
 key=$({
 	for p in "${series[@]}"; do sha1sum <"$p"; done
 	sha1sum <"$top/vm/kernel/config/lab.config"
@@ -49,7 +45,7 @@ if [ -f "$store/complete" ]; then
 	exit 0
 fi
 
-work="$BUILD/check/tree$lineage" branch="check-tree$lineage"
+work="$BUILD/check/tree" branch="check-tree"
 # A hand-in builds apart from the reference trees, in a sandbox (below).
 if [ -n "$submission" ]; then work="$BUILD/check/handin-lab$lab" branch="check-handin-lab$lab"; fi
 mkdir -p "$work"
