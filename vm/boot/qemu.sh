@@ -38,8 +38,8 @@ require_cmd qemu-system-i386 qemu-system-x86
 
 accel=${ACCEL:-tcg}
 # shellcheck disable=SC2054 # the commas belong to QEMU options
-# One core a socket: SeaBIOS's MP table lists one CPU a package, and the lab kernel has
-# no ACPI (vm/kernel/config/lab.config), so -smp N alone would bring up one CPU.
+# One core a socket: SeaBIOS's MP table lists one CPU a package, so a kernel that reads
+# the MP table rather than ACPI's MADT still finds every CPU QEMU was given.
 args=(-M pc -accel "$accel" -m "${MEM:-256M}" -smp "$smp,sockets=$smp,cores=1,threads=1" -no-reboot
 	-kernel "$kernel" -initrd "$initrd"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
