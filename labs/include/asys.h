@@ -2,7 +2,7 @@
  * asys.h: the user-space side of patch 4, asynchronous system calls on fibrils.
  *
  * A tiny header-only wrapper library for the Lab 4 tests and the demo. It follows the
- * fixed ABI in the design notes (asys-abi.md) line by line; read it from top to bottom
+ * ABI reference (docs/asys-abi.md) line by line; read it from top to bottom
  * and you know the ABI.
  *
  * The idea in one paragraph: you describe system calls (number, arguments, a cookie of

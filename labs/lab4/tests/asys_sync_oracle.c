@@ -1,12 +1,7 @@
 /*
- * NOT GRADED YET: on today's patch 4 + solutions this test fails (9 of 12 scenarios:
- * every signal ends every pending call with EINTR). It joins tests.conf together with
- * the kernel change that makes it pass; until then it is built by hand:
- *   gcc -m32 -static -O2 -Wall -Werror -pthread -Ilabs/include -o oracle THIS_FILE
- *   make run-guest PROG=oracle LAB=4 SMP=2
- *
- * asys_sync_oracle (differential test): the ABI says a signal affects a pending call "as
- * it would a synchronous call". Here the synchronous call is the oracle: every scenario
+ * asys_sync_oracle (exercise 6, a differential test): the ABI says a signal affects a
+ * pending call "as it would a synchronous call". Here the synchronous call is the
+ * oracle: every scenario
  * is run twice in the same guest, once as a plain system call made by the main thread,
  * once submitted with asys_submit() while the main thread waits in
  * asys_await_completion(), and the two outcomes must be the same. Each scenario prints
@@ -42,6 +37,15 @@
  *                           returns the count the helper adds.
  *   pipe_other_thread       SIGUSR1 (no SA_RESTART) sent with tgkill() to ANOTHER thread
  *                           of the process: the main thread's read is not disturbed.
+ *
+ * What "the handler ran" means for a call on a fibril: a signal that interrupts the
+ * call (its fibril gets a -ERESTART* code) is delivered later by the submitting
+ * thread, on its way back to user space; that delivery decides, as it would for the
+ * thread's own interrupted call: a handler with SA_RESTART restarts -ERESTARTSYS calls,
+ * any handler ends -ERESTARTNOHAND and -ERESTART_RESTARTBLOCK ones with EINTR, and a
+ * delivery that runs no handler (a stop and continue, an ignored signal) restarts them
+ * all. Before the fix, every interrupted call completed with EINTR: 9 of the 12
+ * scenarios below differed; on the start tree 2 differ (its calls never see signals).
  *
  * Every run also checks that the signal was sent while the call was pending, and that
  * the synchronous oracle gave what the scenario documents (otherwise the comparison

@@ -14,7 +14,11 @@
  *   - every started call completes exactly once, to the thread that submitted it, with
  *     its cookie: a per-thread ledger of outstanding cookies; its return_code is what
  *     that system call returns (getpid is the pid, a read of a pipe is 1 or -EINTR ...),
- *     never a kernel-internal -ERESTART* code.
+ *     never a kernel-internal -ERESTART* code. The synchronous call is the oracle for
+ *     signals too: a call that SA_RESTART restarts (a pipe read, a futex wait without a
+ *     timeout) may only end with -EINTR if a SIGUSR2 handler (no SA_RESTART) ran in its
+ *     thread while it was outstanding, and one that no handler restarts (nanosleep,
+ *     poll, a timed futex wait) only if some handler ran.
  *   - asys_await_completion: 1 with a completion, 0 at once when nothing is outstanding
  *     (and never while something is), EINTR, EFAULT for a comp that cannot be written
  *     with the completion kept.
@@ -194,7 +198,18 @@ struct slot {			/* one request from build to completion */
 	struct asys_timespec32 ts;
 	struct pollfd pfd;
 	uint32_t started_op;	/* the worker's op number when it started */
+	/*
+	 * When EINTR is a right answer (the synchronous call is the oracle): a
+	 * call that restarts under SA_RESTART (ERESTARTSYS: a pipe read, a
+	 * futex wait without a timeout) only after a SIGUSR2 handler (no
+	 * SA_RESTART) ran in its thread while it was outstanding; one that never
+	 * restarts after a handler (nanosleep, poll, a timed futex wait) after
+	 * any handler. The handler counts of the thread when it was built:
+	 */
+	unsigned char eintr_after;	/* 0, EINTR_ANY_HANDLER, EINTR_USR2_HANDLER */
+	unsigned long handlers_at_build, usr2_at_build;
 };
+enum { EINTR_ANY_HANDLER = 1, EINTR_USR2_HANDLER };
 
 struct model {			/* one entry of a batch, and what the kernel must do with it */
 	int slot;		/* -1: an entry the kernel cannot read */
@@ -246,6 +261,8 @@ static volatile uint32_t progress;
 static volatile int stop_signals;
 static double deadline_ms;	/* TIME: 0 none */
 static volatile sig_atomic_t caught_usr1, caught_usr2;
+/* the handlers that ran in this thread (signals are sent to a thread: tgkill) */
+static __thread volatile unsigned long handlers_here, usr2_here;
 static unsigned long signals_sent;
 static long max_pending = LONG_MAX;	/* LONG_MAX: no sysctl */
 static char saved_max_pending[32];
@@ -441,6 +458,9 @@ static int build_call(struct worker *w, struct slot *s, int *nr, int *maybe_nosy
 
 	*maybe_nosys = 0;
 	*must_reject = 0;
+	s->eintr_after = 0;
+	s->handlers_at_build = handlers_here;
+	s->usr2_at_build = usr2_here;
 	switch (k) {
 	case K_GETPID: *nr = NR_getpid; s->out = exact(tgid); return 0;
 	case K_GETTID: *nr = NR_gettid; s->out = exact(w->tid); return 0;
@@ -468,6 +488,7 @@ static int build_call(struct worker *w, struct slot *s, int *nr, int *maybe_nosy
 		a[2] = 1;
 		s->out = bad ? failing(EFAULT) : exact(1);
 		also(&s->out, EINTR);
+		s->eintr_after = EINTR_USR2_HANDLER;
 		s->pipe_read = 1;
 		return 3;
 	case K_WRITE_PIPE:
@@ -496,6 +517,7 @@ static int build_call(struct worker *w, struct slot *s, int *nr, int *maybe_nosy
 			a[0] = KADDR(ro_page);	/* readable: holds { 0, 1 ms } */
 		}
 		also(&s->out, EINTR);
+		s->eintr_after = EINTR_ANY_HANDLER;
 		return 2;
 	case K_FUTEX_WAIT: {
 		int i = (int)rnd(w, 4);
@@ -511,6 +533,7 @@ static int build_call(struct worker *w, struct slot *s, int *nr, int *maybe_nosy
 		also(&s->out, ETIMEDOUT);
 		also(&s->out, EINTR);
 		also(&s->out, EAGAIN);
+		s->eintr_after = a[3] ? EINTR_ANY_HANDLER : EINTR_USR2_HANDLER;
 		if (bad) {
 			a[0] = unreadable(w, w->arg_guard) & ~3UL;
 			s->out = failing(EFAULT);
@@ -538,6 +561,7 @@ static int build_call(struct worker *w, struct slot *s, int *nr, int *maybe_nosy
 		a[2] = rnd(w, 4);	/* ms */
 		s->out = bad ? failing(EFAULT) : (struct outcome){ 0, 1, { 0 } };
 		also(&s->out, EINTR);
+		s->eintr_after = EINTR_ANY_HANDLER;
 		return 3;
 	case K_CLOSE_BAD:
 		*nr = NR_close;
@@ -725,6 +749,14 @@ static void complete(struct worker *w, const struct asys_completion *c)
 		violation(w, "%s (cookie %#lx, args %#lx %#lx %#lx %#lx) returned %ld, want %s",
 			  kind_name[s->kind], c->cookie, s->args[0], s->args[1], s->args[2],
 			  s->args[3], c->return_code, want);
+	} else if (c->return_code == -EINTR && s->eintr_after == EINTR_USR2_HANDLER &&
+		   usr2_here == s->usr2_at_build) {
+		violation(w, "%s (cookie %#lx) completed with -EINTR, but no handler without SA_RESTART ran in its thread: the synchronous call would have restarted",
+			  kind_name[s->kind], c->cookie);
+	} else if (c->return_code == -EINTR && s->eintr_after == EINTR_ANY_HANDLER &&
+		   handlers_here == s->handlers_at_build) {
+		violation(w, "%s (cookie %#lx) completed with -EINTR, but no handler ran in its thread: the synchronous call would have restarted",
+			  kind_name[s->kind], c->cookie);
 	}
 	if (s->pipe_read) {
 		w->pipe_reads--;
@@ -1243,8 +1275,8 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static void on_usr1(int sig) { (void)sig; caught_usr1++; }
-static void on_usr2(int sig) { (void)sig; caught_usr2++; }
+static void on_usr1(int sig) { (void)sig; caught_usr1++; handlers_here++; }
+static void on_usr2(int sig) { (void)sig; caught_usr2++; handlers_here++; usr2_here++; }
 
 static void *signal_main(void *arg)
 {
