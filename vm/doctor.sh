@@ -30,10 +30,11 @@ fi
 
 echo "disk:"
 free_gb=$(df -BG --output=avail "$top" | tail -1 | tr -dc 0-9)
-if [ "$free_gb" -ge 15 ]; then
-	ok "${free_gb}G free under $top (a lab needs ~3G, make check ~10G)"
+# Measured after a full make check: build/ 4.6G, ccache 0.6G; a student's lab tree ~2G.
+if [ "$free_gb" -ge 8 ]; then
+	ok "${free_gb}G free under $top (make check uses ~5.2G, each student lab tree ~2G more)"
 else
-	fail "only ${free_gb}G free under $top: make check needs about 10G"
+	fail "only ${free_gb}G free under $top: make check needs about 5.2G, and room to build"
 fi
 
 echo "GDB:"
