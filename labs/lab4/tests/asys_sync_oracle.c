@@ -540,10 +540,22 @@ static void setup_pipe_other_thread(struct ctx *c)
 
 /* ------------------------------------------------------------ classifying */
 
-static void classify_read(struct ctx *c, struct outcome *o)
+/* the class of a failed call: its errno's name */
+static void cls_errno(struct outcome *o)
 {
 	char eb[24];
 
+	snprintf(o->cls, sizeof(o->cls), "%s", errname(-o->rc, eb, sizeof(eb)));
+}
+
+/* the description: the class, NOTE (may be ""), and when the call ended */
+static void desc_after(struct outcome *o, const char *note)
+{
+	snprintf(o->desc, sizeof(o->desc), "%s%s after %.0f ms", o->cls, note, o->t1 - o->t0);
+}
+
+static void classify_read(struct ctx *c, struct outcome *o)
+{
 	if (o->rc == 8 && c->eventfd) {
 		uint64_t v;
 
@@ -554,8 +566,8 @@ static void classify_read(struct ctx *c, struct outcome *o)
 	else if (o->rc == 0)
 		snprintf(o->cls, sizeof(o->cls), "0 (EOF)");
 	else
-		snprintf(o->cls, sizeof(o->cls), "%s", errname(-o->rc, eb, sizeof(eb)));
-	snprintf(o->desc, sizeof(o->desc), "%s after %.0f ms", o->cls, o->t1 - o->t0);
+		cls_errno(o);
+	desc_after(o, "");
 }
 
 static void classify_sleep(struct ctx *c, struct outcome *o)
@@ -574,43 +586,36 @@ static void classify_sleep(struct ctx *c, struct outcome *o)
 
 static void classify_poll(struct ctx *c, struct outcome *o)
 {
-	char eb[24];
-
 	(void)c;
 	if (o->rc > 0)
 		snprintf(o->cls, sizeof(o->cls), "%ld (ready)", o->rc);
 	else if (o->rc == 0)
 		snprintf(o->cls, sizeof(o->cls), "0 (timeout)");
 	else
-		snprintf(o->cls, sizeof(o->cls), "%s", errname(-o->rc, eb, sizeof(eb)));
-	snprintf(o->desc, sizeof(o->desc), "%s after %.0f ms", o->cls, o->t1 - o->t0);
+		cls_errno(o);
+	desc_after(o, "");
 }
 
 static void classify_futex(struct ctx *c, struct outcome *o)
 {
-	char eb[24];
-
 	(void)c;
 	/* 0 (woken) and EAGAIN (the word had changed when the wait began again) alike */
 	if (o->rc == 0 || o->rc == -EAGAIN)
 		snprintf(o->cls, sizeof(o->cls), "woken");
 	else
-		snprintf(o->cls, sizeof(o->cls), "%s", errname(-o->rc, eb, sizeof(eb)));
-	snprintf(o->desc, sizeof(o->desc), "%s%s after %.0f ms", o->cls,
-		 o->rc == 0 ? " (0)" : o->rc == -EAGAIN ? " (EAGAIN)" : "", o->t1 - o->t0);
+		cls_errno(o);
+	desc_after(o, o->rc == 0 ? " (0)" : o->rc == -EAGAIN ? " (EAGAIN)" : "");
 }
 
 static void classify_wait4(struct ctx *c, struct outcome *o)
 {
-	char eb[24];
-
 	if (o->rc > 0 && o->rc == c->h[1].pid)
 		snprintf(o->cls, sizeof(o->cls), "child B's pid");
 	else if (o->rc > 0)
 		snprintf(o->cls, sizeof(o->cls), "another pid (%ld)", o->rc);
 	else
-		snprintf(o->cls, sizeof(o->cls), "%s", errname(-o->rc, eb, sizeof(eb)));
-	snprintf(o->desc, sizeof(o->desc), "%s after %.0f ms", o->cls, o->t1 - o->t0);
+		cls_errno(o);
+	desc_after(o, "");
 }
 
 /* ------------------------------------------------------------------ one run */
