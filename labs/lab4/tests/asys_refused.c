@@ -13,6 +13,9 @@
  * asys_submit of nothing) and only probes the rest when those were refused.
  * Calls that must still work through asys (getppid, clock_nanosleep, openat + close,
  * fsync, pause interrupted by a signal in the child) are checked last.
+ * Refused for their arguments: io_uring_enter with a signal mask, close_range with
+ * CLOSE_RANGE_UNSHARE. And while calls run, the main chain's own unshare(), setns() and
+ * close_range(CLOSE_RANGE_UNSHARE) give EBUSY.
  */
 #include <fcntl.h>
 #include <sched.h>
@@ -24,9 +27,8 @@ static int ok;	/* a REQUIRE condition with side effects, evaluated once before i
 static char nopath[] = "/nonexistent-asys-probe";
 
 /* run one probe in a child; 1 when submit refused it with -1/EINVAL */
-static int probe(int nr, const char *name, unsigned long a0, unsigned long a1, int harmless)
+static int probe_args(int nr, const char *name, unsigned long *args, int harmless)
 {
-	unsigned long args[ASYS_MAX_ARGS] = { a0, a1 };
 	int status = 0;
 	pid_t child;
 
@@ -62,6 +64,61 @@ static int probe(int nr, const char *name, unsigned long a0, unsigned long a1, i
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s (%d) is refused with EINVAL%s", name, nr,
 	      WIFSIGNALED(status) ? " (the probe died of a signal)" : "");
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static int probe(int nr, const char *name, unsigned long a0, unsigned long a1, int harmless)
+{
+	unsigned long args[ASYS_MAX_ARGS] = { a0, a1 };
+
+	return probe_args(nr, name, args, harmless);
+}
+
+/*
+ * While calls run, the main chain may not swap what they use without a reference:
+ * unshare(), setns() and close_range(CLOSE_RANGE_UNSHARE) give EBUSY; once the calls
+ * are collected they work again.
+ */
+static void main_chain_busy(void)
+{
+	unsigned long rargs[3];
+	char buf[1];
+	int fds[2], err, e;
+	long r;
+
+	if (pipe(fds) < 0) {
+		CHECK(0, "pipe() for the main-chain checks");
+		return;
+	}
+	rargs[0] = fds[0];
+	rargs[1] = (unsigned long)buf;
+	rargs[2] = 1;
+	r = asys_submit1(SYS_read, 0xb5, rargs, 3, &err);
+	CHECK(r == 1, "a pipe read is pending (submit returned %ld)", r);
+	if (r != 1)
+		return;
+	errno = 0;
+	r = syscall(310 /* unshare */, 0x00000400 /* CLONE_FILES */);
+	e = errno;
+	CHECK(r == -1 && e == EBUSY, "unshare(CLONE_FILES) on the main chain while a call runs: %ld, errno %s (want EBUSY)",
+	      r, asys_errname(e));
+	errno = 0;
+	r = syscall(346 /* setns */, -1, 0);
+	e = errno;
+	CHECK(r == -1 && e == EBUSY, "setns() on the main chain while a call runs: %ld, errno %s (want EBUSY)",
+	      r, asys_errname(e));
+	errno = 0;
+	r = syscall(436 /* close_range */, 1000, 1001, 2 /* CLOSE_RANGE_UNSHARE */);
+	e = errno;
+	CHECK(r == -1 && e == EBUSY, "close_range(CLOSE_RANGE_UNSHARE) while a call runs: %ld, errno %s (want EBUSY)",
+	      r, asys_errname(e));
+	if (write(fds[1], "x", 1) != 1 || asys_collect(1) != 1) {
+		CHECK(0, "the pending read completes after a write");
+		return;
+	}
+	r = syscall(310 /* unshare */, 0x00000400 /* CLONE_FILES */);
+	CHECK(r == 0, "with the call collected, unshare(CLONE_FILES) works again: %ld", r);
+	close(fds[0]);
+	close(fds[1]);
 }
 
 static void allowed(int nr, const char *name, unsigned long *args, unsigned long n, long want)
@@ -109,6 +166,17 @@ int main(void)
 	harmless &= probe(120, "clone", 0x00000800 /* CLONE_SIGHAND */, 0, 1);
 	harmless &= probe(435, "clone3", 0, 0, 1);		/* clone3(NULL, 0): EINVAL */
 	harmless &= probe(__NR_asys_submit, "asys_submit", 0, 0, 1);	/* nothing to submit */
+	{
+		/* refused for their arguments: io_uring_enter(-1, ..., sigmask), close_range(UNSHARE) */
+		static unsigned long long sigmask;
+		unsigned long uring[ASYS_MAX_ARGS] = { (unsigned long)-1, 0, 0, 0,
+						      (unsigned long)&sigmask, 8 };
+		unsigned long range[ASYS_MAX_ARGS] = { 1000, 1001, 2 /* CLOSE_RANGE_UNSHARE */ };
+
+		/* harmless when they run (EBADF; a child's own file table) */
+		probe_args(426, "io_uring_enter with a signal mask", uring, 1);
+		probe_args(436, "close_range(CLOSE_RANGE_UNSHARE)", range, 1);
+	}
 
 	asys_watchdog_step = "the other refused calls";
 	if (!harmless) {
@@ -118,6 +186,9 @@ int main(void)
 		for (i = 0; i < sizeof(dangerous) / sizeof(dangerous[0]); i++)
 			probe(dangerous[i].nr, dangerous[i].name, 0, 0, 0);
 	}
+
+	asys_watchdog_step = "the main chain while calls run";
+	main_chain_busy();
 
 	asys_watchdog_step = "calls that stay allowed";
 	allowed(SYS_getppid, "getppid", NULL, 0, getppid());
