@@ -89,6 +89,9 @@ if [ -z "$submission" ]; then
 	"$top/vm/grade/checkpatch.sh" >"$results/checkpatch.txt" 2>&1 || failed+=("checkpatch (results/checkpatch.txt)")
 	echo "checkpatch: $(grep -c ': WARNING:' "$results/checkpatch.txt") warning(s), errors fail the run (results/checkpatch.txt)"
 	timing other "$(($(date +%s) - t1))" checkpatch
+	# Every handout's grading table is the one tests.conf gives, and adds up to what
+	# this run graded each lab's solved tree out of.
+	"$top/vm/grade/handout-tables.sh" "$results/results.tsv" || failed+=("handout grading tables")
 fi
 
 # The grader's own must-fail checks, on the first lab's solved kernel (built above).

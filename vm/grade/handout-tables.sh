@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# vm/grade/handout-tables.sh [RESULTS.tsv]: every lab's handout carries the grading table
+# vm/grade/grading-table.sh writes from its tests.conf, unchanged; and, given make
+# check's results.tsv, each table's total is the maximum make check graded the lab's
+# solved tree out of. A handout whose points disagree with the grader fails the run.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/vm/lib.sh"
+
+results=${1:-}
+bad=0
+for conf in "$top"/labs/lab[0-9]*/tests.conf; do
+	dir=$(dirname "$conf")
+	lab=${dir##*/lab}
+	handout="$dir/README.md"
+	want=$("$top/vm/grade/grading-table.sh" "$lab")
+	have=$(sed -n '/^<!-- grading table:/,/^<!-- end grading table -->/p' "$handout" 2>/dev/null || true)
+	if [ "$have" != "$want" ]; then
+		echo "lab $lab: the grading table in ${handout#"$top"/} is not the one tests.conf gives"
+		echo "  (vm/grade/grading-table.sh $lab prints it; paste it between the markers)"
+		diff <(echo "$have") <(echo "$want") | sed 's/^/    /' | head -20 || true
+		bad=1
+		continue
+	fi
+	total=$(sed -n 's/^| \*\*make check, solved tree\*\* | | \*\*\([0-9]*\)\*\* |$/\1/p' <<<"$want")
+	if [ -n "$results" ] && [ -f "$results" ]; then
+		graded=$(awk -F'\t' -v lab="$lab" '$1 == lab && $2 == "solved" { m += $6; n++ } END { if (n) print m }' "$results")
+		if [ -n "$graded" ] && [ "$graded" != "$total" ]; then
+			echo "lab $lab: the handout's table adds up to $total, make check graded the solved tree out of $graded"
+			bad=1
+			continue
+		fi
+	fi
+	echo "lab $lab: the handout's grading table matches tests.conf (solved tree: $total)"
+done
+exit "$bad"
