@@ -6,7 +6,7 @@
 #   DOC      the results chapter (docs/lab5.md): the part between its two marker lines
 #            "<!-- make bench: begin -->" and "<!-- make bench: end -->" is rewritten
 #   PNG      the plot (gnuplot), which DOC embeds
-# Prints the table, the issue's targets met or missed, and at the end one
+# Prints the table, the lab's targets met or missed, and at the end one
 # "RESULT name=value" line per figure (guest instructions per operation).
 # UNIT (env): what FIGURES counts, "guest instructions" (default) or "ns (KVM)".
 set -euo pipefail
@@ -35,7 +35,7 @@ declare -A what=(
 	[process_switch]="one process switch (pipe ping-pong, incl. write + read)"
 	[direct_pipe_rw]="extra: write(1 byte) + read(1 byte) on a pipe, directly: nothing blocks"
 	[iouring_eventfd_roundtrip]="extra, control: io_uring round trip on an eventfd instead of a pipe")
-# Figures printed when the benchmarks gave them, not RESULT lines of the issue.
+# Figures printed when the benchmarks gave them, not RESULT lines of the lab's targets.
 extras=(direct_pipe_rw iouring_eventfd_roundtrip)
 declare -A fig=() wt=()
 while read -r n v; do fig[$n]=$v; done <"$figs"
@@ -62,7 +62,7 @@ floor=${fig[direct_syscall]}
 	done
 } >"$BUILD/bench/table.md"
 {
-	echo "| target (issue 7) | reads | ratio | |"
+	echo "| the lab's target | reads | ratio | |"
 	echo "|---|---|---:|---|"
 	target "asys_roundtrip ≤ 1/3 thread_per_call_roundtrip" "${fig[asys_roundtrip]}" "<=" \
 		"$(awk -v t="${fig[thread_per_call_roundtrip]}" 'BEGIN { print t / 3 }')" "asys / (thread per call / 3)"

@@ -2,7 +2,7 @@
 # Sourced by the guest's stress tests (busybox sh): the stressors, and the KernelStack meter.
 # shellcheck shell=sh
 
-# The stressors of issue 8 that this kernel config (tinyconfig + vm/kernel/config/lab.config)
+# The stressors of Lab 6 that this kernel config (tinyconfig + vm/kernel/config/lab.config)
 # runs; see labs/lab6/README.md for the ones it cannot (no sockets, no SysV IPC, no mq).
 #   scheduler: switch (context switches over pipes), yield, affinity, schedpolicy
 #   futex, pipe, poll
