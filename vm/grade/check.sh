@@ -112,11 +112,13 @@ if [ -z "$lab" ] && [ -d "$BUILD/check/kernels" ]; then
 	done
 	# The per-lab build folders of earlier versions of this grader (a tree and a build
 	# of 1.5 GB each) are not used any more.
+	pruned=0
 	for old in "$BUILD"/check/lab[0-9]* "$BUILD"/check/tree[0-9]*; do
 		[ -d "$old" ] || continue
 		rm -rf "$old"
-		git -C "$BUILD/src" worktree prune
+		pruned=1
 	done
+	if [ "$pruned" = 1 ]; then git -C "$BUILD/src" worktree prune; fi
 fi
 
 awk -F'\t' '{ max += $6; if ($5 == "PASS") got += $6; if ($5 == "PASS") p++; else f++ }
