@@ -1,0 +1,48 @@
+# Lab 5 walkthrough: a stack from the cache is handed over clean.
+# Run by `make check` against a -S guest running gdbscripts/targets/lab5-stack-clear.c
+# (twelve blocking asys reads, one after another); the transcript must match
+# lab5-stack-clear.expect.
+# Live: `make qemu-gdb LAB=5`, `make gdb LAB=5`, then `source gdbscripts/lab5-stack-clear.gdb`
+# and run a program called "prog" in the guest that makes blocking asys calls.
+#
+# A cached stack still holds the frames of the call that used it last, and the next
+# fibril on the CPU may belong to another process. fibril_alloc_stack() must hand it
+# over as a new one comes from the page allocator (THREADINFO_GFP has __GFP_ZERO): all
+# zero but the STACK_END_MAGIC word at its far end.
+
+set language c
+
+echo \n=== 1. fibril_alloc_stack() returns a stack an earlier call of "prog" used\n
+hbreak fibril_alloc_stack if $_streq($lx_current().comm, "prog")
+python
+seen = []
+stack = None
+for attempt in range(12):
+    gdb.execute("continue", to_string=True)
+    gdb.execute("finish", to_string=True)
+    got = int(gdb.parse_and_eval("$")) & 0xffffffff
+    if got in seen:
+        stack = got
+        break
+    seen.append(got)
+if stack is None:
+    print("no stack came back from the cache in 12 allocations: %s" % [hex(s) for s in seen])
+else:
+    print("fibril_alloc_stack() returned %#x, a stack call %d of 12 used before: reused" % (stack, seen.index(stack) + 1))
+end
+delete
+
+echo \n=== 2. what the stack holds when the new fibril gets it\n
+python
+if stack is not None:
+    THREAD_SIZE = 8192
+    mem = bytes(gdb.selected_inferior().read_memory(stack, THREAD_SIZE))
+    magic = int.from_bytes(mem[0:4], "little")
+    words = [int.from_bytes(mem[k:k + 4], "little") for k in range(4, THREAD_SIZE, 4)]
+    dirty = [k for k, w in enumerate(words) if w]
+    print("stack[0] = %#x (STACK_END_MAGIC is 0x57ac6e9d)" % magic)
+    print("nonzero words above stack[0]: %d of %d" % (len(dirty), len(words)))
+    if dirty:
+        k = dirty[-1]
+        print("  the highest, %#x at %#x: the last call's frames are still there" % (words[k], stack + 4 + 4 * k))
+end

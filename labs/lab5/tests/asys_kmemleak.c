@@ -1,0 +1,1 @@
+../../lab4/tests/asys_kmemleak.c
