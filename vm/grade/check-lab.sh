@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Grade one lab: vm/grade/check-lab.sh LAB start|solved [SUBMISSION.patch]
+# Grade one lab: vm/grade/check-lab.sh LAB start|solved|own [SUBMISSION.patch]
 # Gets the lab's kernel from vm/kernel/kernel.sh (start tree, solved tree, or start + a student's
 # patch; built once per distinct tree), boots it once per SMP setting in
 # labs/labLAB/tests.conf, and prints one line per declared test:
-#   solved/submission: every test must pass;
+#   solved/submission/own: every test must pass (own: a student's tree, make grade,
+#          whose kernel folder KERNEL_DIR names);
 #   start: every "exercise" test must fail *gracefully* (exit 1, the test's own verdict:
 #          a crash, a timeout or no result is a defect of the lab), every other test
 #          must pass. A test that cannot fail is a defect.
+# A "panic" test runs alone in a boot of its own, once per SMP setting: it passes when
+# the kernel panics as its source says (vm/grade/panic-result.sh).
 # A lab whose tests.conf says "start-build OBJECT" checks its start tree by building that
 # one object alone: its exercises are host checks that read the object's debug info, and
 # its other tests run on the solved tree only.
@@ -29,23 +32,29 @@ results=${RESULTS_DIR:-$top/results}
 mkdir -p "$results"
 tag="lab$lab-$variant"
 [ -z "$submission" ] || tag="lab$lab-submission"
-work="$BUILD/check/run/$tag"
+# CHECK_RUN_DIR: a scratch folder of one's own (make grade-all grades hand-ins in parallel).
+work=${CHECK_RUN_DIR:-$BUILD/check/run/$tag}
 rm -rf "$work"
 mkdir -p "$work"
 
 # --- tests.conf: every line is one the grader knows, and guest tests have CPUs to run on ---
+# expected_panic NAME: the ERE a panic test's header comment names ("Expected panic: ERE").
+expected_panic() { sed -n 's/^ \* Expected panic: //p' "$labs/lab$lab/tests/$1.c" 2>/dev/null | head -1; }
 conf_lines() { grep -vE '^[[:space:]]*(#|$)' "$conf" | awk '{ print $1, $2, $3, $4 }'; }
 while read -r kind name pts flag; do
 	case "$kind" in
 	smp | disk | start-build | handin-paths) continue ;;
-	test | exercise | gdb)
+	test | exercise | gdb | panic)
 		[[ "$pts" =~ ^[0-9]+$ ]] || die "$conf: '$kind $name' has no points" ;;
 	host)
 		[[ "$pts" =~ ^[0-9]+$ ]] || die "$conf: 'host $name' has no points"
 		[ -f "$labs/lab$lab/host/$name.sh" ] || die "$conf: no $labs/lab$lab/host/$name.sh" ;;
 	*) die "$conf: unknown line '$kind $name ${pts:-}': a line the grader ignored would be a test nobody runs" ;;
 	esac
-	case "$kind:${flag:-}" in *: | host:exercise) ;; *) die "$conf: '$kind $name $pts $flag': unknown flag" ;; esac
+	case "$kind:${flag:-}" in *: | host:exercise | panic:exercise) ;; *) die "$conf: '$kind $name $pts $flag': unknown flag" ;; esac
+	if [ "$kind" = panic ] && [ -z "$(expected_panic "$name")" ]; then
+		die "$conf: panic test $name: its source names no 'Expected panic: ERE'"
+	fi
 done < <(conf_lines)
 smps=$(awk '$1 == "smp" { $1 = ""; print }' "$conf")
 [ -n "${smps// /}" ] || die "$conf has no smp line: its guest tests would never run"
@@ -72,6 +81,8 @@ grade() {
 	1:pass) row "$name" FAIL "$pts" "passes on the start tree: it cannot fail" ;;
 	1:"fail 1") row "$name" OK "$pts" "fails on the start tree, as it must" ;;
 	1:fail*) row "$name" FAIL "$pts" "fails on the start tree by exit ${result#fail }, not by its own check: a defect of the lab" ;;
+	1:crash*) row "$name" FAIL "$pts" "fails on the start tree by a crash (${result#crash }), not by its own check: a defect of the lab" ;;
+	*:crash*) row "$name" FAIL "$pts" "${result#crash }" ;;
 	*:"fail 1") row "$name" FAIL "$pts" "" ;;
 	*:fail*) row "$name" FAIL "$pts" "exit ${result#fail }" ;;
 	*:none) row "$name" FAIL "$pts" "no result (did the guest die?)" ;;
@@ -85,7 +96,7 @@ zero_rows() {
 	unhealthy=$1
 	for smp in $smps; do
 		while read -r kind name pts _; do
-			case "$kind" in test | exercise | host) grade "$name" none "$pts" 0 ;; esac
+			case "$kind" in test | exercise | host | panic) grade "$name" none "$pts" 0 ;; esac
 		done < <(conf_lines)
 	done
 	smp=1
@@ -110,7 +121,7 @@ if [ -n "$submission" ]; then
 	refused=()
 	while read -r file; do
 		ok=0
-		for prefix in $allowed; do
+		for prefix in $allowed handin/; do
 			case "$file" in "$prefix"*) ok=1 ;; esac
 		done
 		case "$file" in */Makefile | Makefile | */Kbuild | *Kconfig* | scripts/* | kernel/fibril_selftest.c | *..*) ok=0 ;; esac
@@ -218,11 +229,28 @@ for smp in $smps; do
 	done < <(conf_lines)
 	# The disk was checked (Lab 1's e2fsck): 96 MiB a boot is not worth keeping.
 	[ -z "$disk" ] || rm -f "$disk"
+
+	# Panic tests: one boot each, the program alone; the panic is the pass.
+	unhealthy=
+	while read -r kind name pts flag; do
+		[ "$kind" = panic ] || continue
+		echo "== lab $lab: $variant${submission:+ + $(basename "$submission")}, -smp $smp, panic test $name =="
+		plog="$results/$tag-smp$smp-panic-$name.log"
+		"$top/vm/boot/initramfs.sh" "$work/panic-$name.cpio.gz" --run "$work/tests/$name"
+		t0=$(date +%s)
+		"$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" --initrd "$work/panic-$name.cpio.gz" \
+			--mode run --smp "$smp" --timeout "${GUEST_TIMEOUT:-900}" --log "$plog" \
+			--verdict "$work/verdict-smp$smp-panic-$name" >/dev/null 2>"$work/qemu-smp$smp-panic-$name.err" || true
+		timing boot "$(($(date +%s) - t0))" "lab $lab $variant -smp $smp panic $name"
+		grade "$name" "$("$top/vm/grade/panic-result.sh" "$plog" \
+			"$(cat "$work/verdict-smp$smp-panic-$name" 2>/dev/null || echo qemu-failed)" \
+			"$(expected_panic "$name")")" "$pts" "$(must_fail "$flag" "")"
+	done < <(conf_lines)
 done
 unhealthy=
 
 # GDB walkthroughs are graded on the solved tree only: they follow the reference code.
-if [ "$variant" = solved ] || [ -n "$submission" ]; then
+if [ "$variant" = solved ] || [ "$variant" = own ] || [ -n "$submission" ]; then
 	smp=1
 	while read -r kind name pts _; do
 		[ "$kind" = gdb ] || continue

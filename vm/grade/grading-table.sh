@@ -3,8 +3,8 @@
 # tests.conf. Each handout carries this table between the markers below, and
 # vm/grade/handout-tables.sh (run by make check) fails when a handout's copy differs
 # or when the total is not what make check printed for the solved tree.
-# The rule: a test, an exercise or a host check counts once per boot (tests.conf's smp
-# line: -smp 1 and -smp 2 are two boots); a GDB walkthrough runs once.
+# The rule: a test, an exercise, a panic test or a host check counts once per boot
+# (tests.conf's smp line: -smp 1 and -smp 2 are two boots); a GDB walkthrough runs once.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
@@ -20,11 +20,13 @@ awk -v lab="$lab" '
 	$1 == "test" { add("test", $2, $3); next }
 	$1 == "exercise" { add("exercise", $2, $3); next }
 	$1 == "host" && $4 == "exercise" { add("exercise", $2 " (host check)", $3); next }
+	$1 == "panic" && $4 == "exercise" { add("exercise", $2 " (a boot that must panic)", $3); next }
+	$1 == "panic" { add("test", $2 " (a boot that must panic)", $3); next }
 	$1 == "host" { add("host", $2, $3); next }
 	$1 == "gdb" { add("gdb", $2, $3); next }
 	END {
 		print "<!-- grading table: written by vm/grade/grading-table.sh " lab " from tests.conf; make check compares -->"
-		printf "Each test, exercise and host check counts once per boot: the lab boots with -smp %s", smps
+		printf "Each test, exercise, panic test and host check counts once per boot: the lab boots with -smp %s", smps
 		printf "%s\n", (boots == 1 ? "." : ", so its points count " boots " times. A GDB walkthrough runs once.")
 		print ""
 		print "| part | what, with its points per boot | points |"

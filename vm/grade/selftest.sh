@@ -5,7 +5,9 @@
 #  - a QEMU that cannot start is reported as a failure, never as a guest's status;
 #  - the cheat labs (vm/grade/selftest/labs) are graded by vm/grade/check-lab.sh itself, and each
 #    row must come out as written below: a forged "ok" line, a failing test, a crash
-#    on a start tree, a kernel warning in a passing boot.
+#    on a start tree, a kernel warning in a passing boot, and for panic tests a wrong
+#    panic, a panic before the test armed, a panic line printed by the program itself,
+#    and a kernel that did not panic (a pass only as an exercise on a start tree).
 # Prints one line per check; exit 1 if the grader got one wrong.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -84,9 +86,15 @@ cat >"$expected" <<'ROWS'
 90	start	graceful	PASS
 91	solved	honest	FAIL
 91	solved	warn	FAIL
+94	solved	expected	PASS
+94	solved	wrong	FAIL
+94	solved	early	FAIL
+94	solved	forged	FAIL
+94	solved	survives	FAIL
+95	start	survives	PASS
 ROWS
 mkdir -p "$work/results"
-for run in "90 solved" "90 start" "91 solved"; do
+for run in "90 solved" "90 start" "91 solved" "94 solved" "95 start"; do
 	read -r n v <<<"$run"
 	LABS_DIR="$top/vm/grade/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results" \
 		"$top/vm/grade/check-lab.sh" "$n" "$v" >"$work/lab$n-$v.out" 2>&1 || true

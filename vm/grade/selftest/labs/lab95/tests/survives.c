@@ -1,0 +1,1 @@
+../../lab94/tests/survives.c
