@@ -15,7 +15,7 @@ LABDIR := build/lab$(LAB)
 DISK ?=
 DISKARG := $(if $(DISK),--disk $(DISK))
 
-.PHONY: help deps doctor lab qemu qemu-gdb disk gdb gdb-soak check handin run-guest docs demo lint clean distclean
+.PHONY: help deps doctor lab qemu qemu-gdb disk gdb gdb-soak check grade grade-all release handin run-guest docs demo lint clean distclean
 
 help: ## this list
 	@echo "Targets (LAB=n picks a lab, default the latest: $(LAB); labs: $(LABS)):"
@@ -46,6 +46,13 @@ gdb: ## GDB on lab LAB's vmlinux, lx- scripts and gdbscripts/ loaded, attached t
 
 check: deps ## grade every lab (or LAB=n; SUBMISSION=file.patch grades a student's patch)
 	@vm/grade/check.sh "$(if $(filter command line environment,$(origin LAB)),$(LAB))" "$(SUBMISSION)"
+
+grade: deps ## grade your own lab LAB tree (build/labN/src, committed or not) as make check would
+	@vm/grade/grade-own.sh $(LAB)
+
+grade-all: deps ## grade every HANDINS=dir/*.patch of lab LAB into results/labN-grades.csv and .json [JOBS=j] [HOSTS=sshloginfile]
+	@test -n "$(HANDINS)" || { echo "usage: make grade-all LAB=n HANDINS=dir [JOBS=j] [HOSTS=file]"; exit 2; }
+	@vm/grade/batch/grade-all.sh $(LAB) "$(HANDINS)" "$(or $(JOBS),1)" "$(HOSTS)"
 
 gdb-soak: deps ## run lab LAB's GDB walkthroughs RUNS times in a row (default 10) and report each run
 	@vm/grade/gdb-soak.sh $(LAB) $(or $(RUNS),10)

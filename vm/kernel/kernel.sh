@@ -47,7 +47,11 @@ fi
 
 work="$BUILD/check/tree" branch="check-tree"
 # A hand-in builds apart from the reference trees, in a sandbox (below).
-if [ -n "$submission" ]; then work="$BUILD/check/handin-lab$lab" branch="check-handin-lab$lab"; fi
+# HANDIN_SLOT (make grade-all): one folder per parallel job, reused hand-in after hand-in.
+if [ -n "$submission" ]; then
+	work="$BUILD/check/handin-lab$lab${HANDIN_SLOT:+-slot$HANDIN_SLOT}"
+	branch="check-handin-lab$lab${HANDIN_SLOT:+-slot$HANDIN_SLOT}"
+fi
 mkdir -p "$work"
 exec 9>"$work.lock"
 flock 9

@@ -22,6 +22,14 @@ fi
 [ $# -ge 4 ] || die "usage: $0 LAB DEST BRANCH start|solved [SUBMISSION]"
 lab=$1 dest=$2 branch=$3 variant=$4 submission=${5:-}
 [ -d "$top/labs/lab$lab" ] || die "there is no lab $lab (labs/lab$lab)"
+# A student edition has the solutions of the labs already due, and no others.
+solved_k=$(edition_solved)
+if [ -n "$solved_k" ] && [ "$lab" -gt "$solved_k" ]; then
+	die "lab $lab's start tree is built on the solutions of labs $solved_k to $((lab - 1)), which this edition does not have yet (RELEASE: SOLVED=$solved_k): they come with the release after lab $solved_k is due"
+fi
+if [ -n "$solved_k" ] && [ "$variant" = solved ] && [ "$lab" -ge "$solved_k" ]; then
+	die "lab $lab's reference solution is not in this edition (RELEASE: SOLVED=$solved_k): make grade LAB=$lab grades your own tree"
+fi
 case "$dest" in /*) ;; *) dest="$PWD/$dest" ;; esac # git -C below changes directory
 
 # series LAB: the patch files of the start tree of lab LAB, in order.

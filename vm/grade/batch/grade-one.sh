@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# vm/grade/batch/grade-one.sh LAB PATCH OUTDIR [SLOT]: grade one hand-in for make grade-all
+# and print its row, one line of JSON, on standard output (GNU parallel gathers it, from
+# this machine or from another over ssh). Everything else goes to OUTDIR/STUDENT/:
+# grade.out (what the grader printed), results.tsv and the guest logs.
+#   STUDENT  the patch file's name without .patch
+#   SLOT     the parallel job's slot: the hand-in builds in a folder of that slot
+#            (vm/kernel/kernel.sh HANDIN_SLOT), reused hand-in after hand-in
+# The row: student, status (graded, does-not-apply, does-not-build, timeout,
+# refused-path), the points of each test (tests.conf names; gdb:NAME for a walkthrough),
+# total, max, the written deliverables (tests.conf "deliverable": handin/FILE in the
+# patch, characters beyond the lab's template), copy_of_reference (the hand-in's change
+# is the reference solution's, by git patch-id --stable), the grader's commit, and where
+# the logs are (host:path).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$top/vm/lib.sh"
+
+lab=$1 patch=$2 outdir=$3 slot=${4:-1}
+[ -f "$patch" ] || die "no hand-in at $patch"
+student=$(basename "$patch" .patch)
+case "$student" in *[!A-Za-z0-9._-]*) die "hand-in $patch: a student name is letters, digits, '.', '_' and '-'" ;; esac
+out="$outdir/$student"
+rm -rf "$out"
+mkdir -p "$out"
+
+rc=0
+TIMING_FILE="$out/timing.tsv" HANDIN_SLOT=$slot CHECK_RUN_DIR="$BUILD/check/run/grade-all-lab$lab-slot$slot" \
+	RESULTS_DIR=$out timeout "${GRADE_TIMEOUT:-3600}" \
+	"$top/vm/grade/check-lab.sh" "$lab" start "$(cd "$(dirname "$patch")" && pwd)/$(basename "$patch")" \
+	>"$out/grade.out" 2>&1 || rc=$?
+
+status=graded
+if [ "$rc" = 124 ]; then status=timeout
+elif grep -q 'no points: refused-path' "$out/grade.out"; then status=refused-path
+elif grep -q 'no points: does-not-apply' "$out/grade.out"; then status=does-not-apply
+elif grep -q 'no points: does-not-build' "$out/grade.out"; then status=does-not-build
+elif grep -q 'the guest hung' "$out/grade.out"; then status=timeout
+fi
+
+# copy_of_reference: the net change of the hand-in against the lab's start tree, by patch-id.
+copy=unknown
+handin_src="$BUILD/check/handin-lab$lab-slot$slot/src"
+commits=$(grep -c '^From [0-9a-f]\{40\} ' "$patch" || true)
+if [ "$status" = graded ] || [ "$status" = does-not-build ] || [ "$status" = timeout ]; then
+	mine=$(git -C "$handin_src" diff "HEAD~$commits" HEAD | git patch-id --stable | cut -d' ' -f1)
+	solved=$("$top/vm/kernel/kernel.sh" "$lab" solved)
+	nsol=$(find "$top/solutions/lab$lab" -name '*.patch' 2>/dev/null | wc -l)
+	ref=$(git -C "$BUILD/src" diff "$(cat "$solved/commit")~$nsol" "$(cat "$solved/commit")" | git patch-id --stable | cut -d' ' -f1)
+	if [ -n "$mine" ] && [ "$mine" = "$ref" ]; then copy=true; else copy=false; fi
+fi
+
+# The written work: handin/FILE in the patch, against the lab's template labs/labN/FILE.
+deliverables=$(awk '$1 == "deliverable" { print $2 }' "$top/labs/lab$lab/tests.conf")
+written=()
+for file in $deliverables; do
+	text=$(awk -v f="b/handin/$file" '$1 == "+++" { on = ($2 == f); next } /^(diff|---) / { on = 0 } on && /^\+/ { print substr($0, 2) }' "$patch")
+	template=0
+	[ ! -f "$top/labs/lab$lab/$file" ] || template=$(wc -c <"$top/labs/lab$lab/$file")
+	chars=$(printf '%s' "$text" | wc -c)
+	written+=("$file" "$((chars > template ? chars - template : 0))")
+done
+
+python3 - "$lab" "$student" "$status" "$out/results.tsv" "$top/labs/lab$lab/tests.conf" "$copy" \
+	"$(git -C "$top" rev-parse HEAD)" "$(hostname):$out" "${written[@]}" <<'PY'
+import json, os, sys
+lab, student, status, tsv, conf, copy, commit, logs, *written = sys.argv[1:]
+names = []
+for line in open(conf):
+    f = line.split()
+    if len(f) >= 3 and f[0] in ("test", "exercise", "panic", "host"):
+        names.append(f[1])
+    elif len(f) >= 3 and f[0] == "gdb":
+        names.append("gdb:" + f[1])
+points = {n: 0 for n in names}
+total = maximum = 0
+if os.path.exists(tsv):
+    for row in open(tsv):
+        f = row.rstrip("\n").split("\t")
+        if len(f) < 6 or f[0] != lab or f[3] not in points:
+            continue
+        maximum += int(f[5])
+        if f[4] == "PASS":
+            points[f[3]] += int(f[5])
+            total += int(f[5])
+print(json.dumps({
+    "student": student, "status": status, "tests": points, "total": total, "max": maximum,
+    "written": {written[i]: int(written[i + 1]) for i in range(0, len(written), 2)},
+    "copy_of_reference": {"true": True, "false": False}.get(copy), "grader": commit, "logs": logs,
+}))
+PY

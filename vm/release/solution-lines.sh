@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# vm/release/solution-lines.sh K: the lines a student edition with SOLVED=K must not
+# contain, one a line: every line that solutions/labN/*.patch (N >= K) adds, trimmed, of
+# 20 characters or more, that is neither in the kernel source the labs start from
+# (build/src at tag base) nor in patches/: those a reader may see anyway.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/vm/lib.sh"
+
+k=${1:?usage: $0 K}
+[[ "$k" =~ ^[0-9]+$ ]] || die "SOLVED=$k: a lab number"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+for dir in "$top"/solutions/lab*; do
+	n=${dir##*/lab}
+	[ "$n" -ge "$k" ] || continue
+	cat "$dir"/*.patch
+done | sed -n 's/^+\([^+]\)/\1/p' | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' |
+	awk 'length($0) >= 20' | sort -u >"$scratch/added"
+[ -s "$scratch/added" ] || exit 0
+
+# Lines the start trees show anyway: the patches' own lines, and the kernel's.
+sed -n 's/^[+ -]//p' "$top"/patches/*.patch | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' | sort -u >"$scratch/public"
+if git -C "$BUILD/src" rev-parse -q --verify base >/dev/null; then
+	# Only where the solutions write: a grep of the whole tree takes a minute.
+	mapfile -t where < <(sed -n 's#^+++ b/\([^/]*\)/.*#\1#p' "$top"/solutions/lab*/*.patch | sort -u)
+	git -C "$BUILD/src" grep -h -o -F -f "$scratch/added" base -- "${where[@]}" 2>/dev/null | sort -u >>"$scratch/public" || true
+	sort -u -o "$scratch/public" "$scratch/public"
+fi
+comm -23 "$scratch/added" "$scratch/public"
