@@ -54,6 +54,10 @@ grade-all: deps ## grade every HANDINS=dir/*.patch of lab LAB into results/labN-
 	@test -n "$(HANDINS)" || { echo "usage: make grade-all LAB=n HANDINS=dir [JOBS=j] [HOSTS=file]"; exit 2; }
 	@vm/grade/batch/grade-all.sh $(LAB) "$(HANDINS)" "$(or $(JOBS),1)" "$(HOSTS)"
 
+release: ## the student edition: a git repository at OUT=dir with the solutions of labs < SOLVED=k only
+	@test -n "$(OUT)" && test -n "$(SOLVED)" || { echo "usage: make release OUT=dir SOLVED=k"; exit 2; }
+	@vm/release/release.sh "$(OUT)" "$(SOLVED)"
+
 gdb-soak: deps ## run lab LAB's GDB walkthroughs RUNS times in a row (default 10) and report each run
 	@vm/grade/gdb-soak.sh $(LAB) $(or $(RUNS),10)
 
