@@ -37,10 +37,12 @@ done
 # The solution sections of labs >= k, out of every Markdown file.
 find "$stage" -name '*.md' -print0 | xargs -0 python3 "$top/vm/release/strip-solutions.py" "$k"
 commit=$(git -C "$top" rev-parse --short HEAD)
+if [ "$k" = 0 ]; then solved_text="no reference solution is in"; else
+	solved_text="the reference solutions of labs 0 to $((k - 1)) are in (solutions/)"; fi
 cat >"$stage/RELEASE" <<TXT
 Student edition of the fibrils teaching lab.
-SOLVED=$k: the reference solutions of labs 0 to $((k - 1)) are in (solutions/), none of
-lab $k or later. Made by make release from instructor commit $commit.
+SOLVED=$k: $solved_text, none of lab $k or later.
+Made by make release from instructor commit $commit.
 TXT
 
 mkdir -p "$out"

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# vm/release/check-release.sh: make check's test of the student edition, as a student
+# would meet it:
+#  1. make release SOLVED=0 into build/check/release/student: none of the lines any
+#     solution adds (vm/release/solution-lines.sh 0) is in any of its files;
+#  2. in it: make lab LAB=0, then make grade LAB=0: the exercise fails;
+#  3. the student's answer (the reference solution, applied and not committed):
+#     make grade LAB=0 gives full marks.
+# Prints one line per check; exit 1 when one fails.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/vm/lib.sh"
+
+work="$BUILD/check/release"
+rm -rf "$work"
+mkdir -p "$work"
+failed=0
+check() { # name ok(0/1) detail
+	if [ "$2" = 1 ]; then echo "  release:$1 OK ($3)"; else echo "  release:$1 FAIL ($3)"; failed=1; fi
+}
+
+echo "== student edition: make release SOLVED=0, then lab 0 as a student =="
+"$top/vm/release/release.sh" "$work/student" 0 >"$work/release.out" 2>&1 || { cat "$work/release.out"; die "make release failed"; }
+"$top/vm/release/solution-lines.sh" 0 >"$work/solution-lines"
+leaks=$(cd "$work/student" && { git ls-files -z | xargs -0 grep -n -F -f "$work/solution-lines" || true; })
+check no-solution-text "$([ -z "$leaks" ] && [ -s "$work/solution-lines" ] && echo 1 || echo 0)" \
+	"$(wc -l <"$work/solution-lines") solution lines looked for; found: ${leaks:-none}"
+check no-solutions "$([ -z "$(find "$work/student/solutions" -name '*.patch')" ] && echo 1 || echo 0)" \
+	"solutions/ holds $(find "$work/student/solutions" -name '*.patch' | wc -l) patches"
+
+# The student's build folder. Its kernel source is a clone that shares our objects: a real
+# student's make lab extracts Debian's tarball (a minute and 1.2 GB that this test need
+# not spend); the rest is what the student runs.
+student_build="$work/student/build"
+mkdir -p "$student_build"
+git clone -q --shared --no-checkout "$BUILD/src" "$student_build/src"
+git -C "$student_build/src" config user.name "fibrils lab"
+git -C "$student_build/src" config user.email "lab@fibrils.invalid"
+git -C "$student_build/src" config gc.auto 0
+# score OUT: the "got/max" of make grade's last line.
+score() { sed -n 's/^Score: lab 0 own: \([0-9]*\/[0-9]*\)$/\1/p' "$1" | tail -1; }
+
+BUILD=$student_build make -C "$work/student" lab LAB=0 >"$work/lab.out" 2>&1 || { tail -20 "$work/lab.out"; die "make lab LAB=0 failed in the student edition"; }
+check compile-commands "$([ -s "$student_build/lab0/compile_commands.json" ] && echo 1 || echo 0)" \
+	"build/lab0/compile_commands.json: $(grep -c '"file"' "$student_build/lab0/compile_commands.json" 2>/dev/null || echo 0) files"
+BUILD=$student_build make -C "$work/student" grade LAB=0 >"$work/grade-start.out" 2>&1 || true
+before=$(score "$work/grade-start.out")
+exercise_failed=$(grep -c 'kstack_status .*FAIL' "$work/grade-start.out" || true)
+check grade-start-tree "$([ -n "$before" ] && [ "${before%/*}" -lt "${before#*/}" ] && [ "$exercise_failed" -ge 1 ] && echo 1 || echo 0)" \
+	"score $before, the exercise failed in $exercise_failed boot(s)"
+
+for p in "$top"/solutions/lab0/*.patch; do git -C "$student_build/lab0/src" apply "$p"; done
+BUILD=$student_build make -C "$work/student" grade LAB=0 >"$work/grade-answer.out" 2>&1 || true
+after=$(score "$work/grade-answer.out")
+check grade-with-answer "$([ -n "$after" ] && [ "${after%/*}" = "${after#*/}" ] && echo 1 || echo 0)" \
+	"score $after with the answer applied, not committed"
+[ "$failed" = 0 ] || echo "  (logs: ${work#"$top"/}/*.out)"
+exit "$failed"
