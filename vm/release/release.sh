@@ -18,7 +18,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: make release OUT=dir SOLVED=k} k=${2:?usage: make release OUT=dir SOLVED=k}
 [[ "$k" =~ ^[0-9]+$ ]] || die "SOLVED=$k: the number of the first lab whose solution stays out (0: none is in)"
 case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
-case "$out/" in "$top/"*) die "OUT=$out is inside this repository: give a folder outside it" ;; esac
+case "$out/" in "$BUILD/"*) ;; "$top/"*) die "OUT=$out is inside this repository: give a folder outside it (or under build/)" ;; esac
 if [ -e "$out" ] && [ ! -f "$out/RELEASE" ] && [ -n "$(ls -A "$out")" ]; then
 	die "OUT=$out exists and is not a student edition (no RELEASE file): nothing written"
 fi
