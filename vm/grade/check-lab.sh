@@ -44,6 +44,7 @@ conf_lines() { grep -vE '^[[:space:]]*(#|$)' "$conf" | awk '{ print $1, $2, $3, 
 while read -r kind name pts flag; do
 	case "$kind" in
 	smp | disk | start-build | handin-paths) continue ;;
+	deliverable) [ -f "$labs/lab$lab/$name" ] || die "$conf: no template $labs/lab$lab/$name for deliverable $name"; continue ;;
 	test | exercise | gdb | panic)
 		[[ "$pts" =~ ^[0-9]+$ ]] || die "$conf: '$kind $name' has no points" ;;
 	host)

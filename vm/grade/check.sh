@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make check [LAB=n] [SUBMISSION=file.patch]: grade every lab (or one).
 # For each lab: when it has exercises, its start tree must fail every exercise test (a
-# test that cannot fail is a defect); then the solved tree must pass every test. Start
+# test that cannot fail is a defect); then the solved tree must pass every test. A full
+# run then tests class delivery: a student edition (vm/release/check-release.sh) and
+# batch grading (vm/grade/batch/check-grade-all.sh). Start
 # comes first: the labs then go through the series in order, so each switch of the
 # one build tree is a small step forward.
 # Results: results/results.tsv (lab variant smp test PASS|FAIL points), the guest logs,
@@ -102,6 +104,18 @@ if [ -z "$submission" ]; then
 	# Every handout's grading table is the one tests.conf gives, and adds up to what
 	# this run graded each lab's solved tree out of.
 	"$top/vm/grade/handout-tables.sh" "$results/results.tsv" || failed+=("handout grading tables")
+fi
+
+# Class delivery, on a full run of the instructor's repository: a student edition, made
+# and graded as a student would (lab 0), and make grade-all on three lab 0 hand-ins, with
+# JOBS=2 and over ssh.
+if [ -z "$lab" ] && [ -z "$submission" ] && [ -z "$solved_k" ]; then
+	t1=$(date +%s)
+	"$top/vm/release/check-release.sh" || failed+=("student edition (vm/release/check-release.sh)")
+	timing other "$(($(date +%s) - t1))" "student edition"
+	t1=$(date +%s)
+	"$top/vm/grade/batch/check-grade-all.sh" || failed+=("make grade-all (vm/grade/batch/check-grade-all.sh)")
+	timing other "$(($(date +%s) - t1))" "make grade-all"
 fi
 
 # The grader's own must-fail checks, on the first lab's solved kernel (built above).

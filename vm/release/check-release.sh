@@ -15,7 +15,10 @@ work="$BUILD/check/release"
 rm -rf "$work"
 mkdir -p "$work"
 failed=0
-check() { # name ok(0/1) detail
+mkdir -p "$top/results"
+# check NAME OK(0/1) DETAIL: one line, and a row of make check's results (no points).
+check() {
+	printf 'harness\trelease\t1\t%s\t%s\t0\n' "$1" "$([ "$2" = 1 ] && echo PASS || echo FAIL)" >>"$top/results/results.tsv"
 	if [ "$2" = 1 ]; then echo "  release:$1 OK ($3)"; else echo "  release:$1 FAIL ($3)"; failed=1; fi
 }
 

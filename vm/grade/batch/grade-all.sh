@@ -91,6 +91,8 @@ for line in open(conf):
         names.append("gdb:" + f[1])
     elif len(f) >= 2 and f[0] == "deliverable":
         deliverables.append(f[1])
+        if f[1].endswith(".c"):
+            deliverables.append(f[1] + ":builds")
 table = []
 for patch in patches:
     student = os.path.basename(patch)[:-len(".patch")]

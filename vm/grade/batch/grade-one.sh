@@ -9,7 +9,8 @@
 # The row: student, status (graded, does-not-apply, does-not-build, timeout,
 # refused-path), the points of each test (tests.conf names; gdb:NAME for a walkthrough),
 # total, max, the written deliverables (tests.conf "deliverable": handin/FILE in the
-# patch, characters beyond the lab's template), copy_of_reference (the hand-in's change
+# patch, characters beyond the lab's template; for a .c file, FILE:builds is 1 when it
+# builds as the lab's tests do), copy_of_reference (the hand-in's change
 # is the reference solution's, by git patch-id --stable), the grader's commit, and where
 # the logs are (host:path).
 set -euo pipefail
@@ -59,6 +60,14 @@ for file in $deliverables; do
 	[ ! -f "$top/labs/lab$lab/$file" ] || template=$(wc -c <"$top/labs/lab$lab/$file")
 	chars=$(printf '%s' "$text" | wc -c)
 	written+=("$file" "$((chars > template ? chars - template : 0))")
+	# A program (Lab 6's reproducer) must at least build, as the lab's tests do.
+	if [ "${file%.c}" != "$file" ] && [ -n "$text" ]; then
+		printf '%s\n' "$text" >"$out/$file"
+		builds=no
+		gcc -m32 -static -O2 -Wall -pthread -I"$top/labs/include" -o "$out/${file%.c}" "$out/$file" \
+			>"$out/${file%.c}.build.log" 2>&1 && builds=yes
+		written+=("$file:builds" "$([ "$builds" = yes ] && echo 1 || echo 0)")
+	fi
 done
 
 python3 - "$lab" "$student" "$status" "$out/results.tsv" "$top/labs/lab$lab/tests.conf" "$copy" \

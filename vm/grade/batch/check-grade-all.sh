@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# vm/grade/batch/check-grade-all.sh: make check's test of make grade-all, on lab 0, with
+# three hand-ins:
+#   correct     the reference solution: graded, full marks, flagged as the reference's
+#   incomplete  a comment in fs/proc/array.c and nothing else: graded, the exercise fails
+#   broken      a change to a file the tree does not have: does-not-apply, every test 0
+# graded once with JOBS=2 on this machine, once more (nothing may be graded again), and
+# once with HOSTS= over ssh, to an sshd of this test's own on a loopback port with a
+# throw-away key, stopped after. Each run's CSV and JSON must say the above.
+# Prints one line per check; exit 1 when one fails.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$top/vm/lib.sh"
+
+work="$BUILD/check/grade-all"
+rm -rf "$work"
+mkdir -p "$work/handins"
+failed=0
+mkdir -p "$top/results"
+# check NAME OK(0/1) DETAIL: one line, and a row of make check's results (no points).
+check() {
+	printf 'harness\tgrade-all\t1\t%s\t%s\t0\n' "$1" "$([ "$2" = 1 ] && echo PASS || echo FAIL)" >>"$top/results/results.tsv"
+	if [ "$2" = 1 ]; then echo "  grade-all:$1 OK ($3)"; else echo "  grade-all:$1 FAIL ($3)"; failed=1; fi
+}
+echo "== make grade-all LAB=0: a correct, an incomplete and a broken hand-in; JOBS=2, then HOSTS= over ssh =="
+
+# The hand-ins, made with git plumbing in build/src (lab 0 starts at tag base).
+cat "$top"/solutions/lab0/*.patch >"$work/handins/correct.patch"
+index="$work/index"
+blob=$(git -C "$BUILD/src" show base:fs/proc/array.c | sed '1a /* lab 0: started, not done yet */' |
+	git -C "$BUILD/src" hash-object -w --stdin)
+GIT_INDEX_FILE=$index git -C "$BUILD/src" read-tree base
+GIT_INDEX_FILE=$index git -C "$BUILD/src" update-index --cacheinfo "100644,$blob,fs/proc/array.c"
+tree=$(GIT_INDEX_FILE=$index git -C "$BUILD/src" write-tree)
+commit=$(git -C "$BUILD/src" -c user.name=student -c user.email=student@fibrils.invalid \
+	commit-tree "$tree" -p base -m "lab0: a start")
+git -C "$BUILD/src" format-patch -1 --stdout "$commit" >"$work/handins/incomplete.patch"
+sed 's#fs/proc/array.c#fs/proc/no_such_file.c#g; s#^index [0-9a-f]*\.\.[0-9a-f]*#index 1111111..2222222#' \
+	"$work/handins/incomplete.patch" >"$work/handins/broken.patch"
+
+# expect RUN: the CSV and JSON of a run in $work/RUN say what the header promises.
+expect() {
+	local run=$1 csv="$work/$1/lab0-grades.csv" json="$work/$1/lab0-grades.json" verdict
+	verdict=$(python3 - "$csv" "$json" <<'PY'
+import csv, json, sys
+rows = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
+js = {r["student"]: r for r in json.load(open(sys.argv[2]))["rows"]}
+bad = []
+def want(ok, what):
+    if not ok:
+        bad.append(what)
+c, i, b = rows.get("correct"), rows.get("incomplete"), rows.get("broken")
+want(c and c["status"] == "graded" and int(c["total"]) == int(c["max"]) > 0 and c["copy_of_reference"] == "yes",
+     "correct: graded, full marks, a copy of the reference: %s" % c)
+want(i and i["status"] == "graded" and 0 < int(i["total"]) < int(i["max"]) and i["copy_of_reference"] == "no"
+     and i["kstack_status"] == "0", "incomplete: graded, the exercise at 0: %s" % i)
+want(b and b["status"] == "does-not-apply" and int(b["total"]) == 0 and int(b["max"]) == int(c["max"]),
+     "broken: does-not-apply, 0 of the full max: %s" % b)
+want(set(js) == {"correct", "incomplete", "broken"} and js["correct"]["total"] == int(c["total"]),
+     "the JSON has the same rows and totals")
+print("; ".join(bad) if bad else "ok: correct %s/%s, incomplete %s/%s, broken %s" % (
+    c["total"], c["max"], i["total"], i["max"], b["status"]))
+PY
+) || verdict="the CSV or JSON cannot be read"
+	check "$run" "$([ "${verdict%%:*}" = ok ] && echo 1 || echo 0)" "$verdict"
+}
+
+"$top/vm/grade/batch/grade-all.sh" 0 "$work/handins" 2 "" "$work/jobs" >"$work/jobs.out" 2>&1 || true
+expect jobs
+"$top/vm/grade/batch/grade-all.sh" 0 "$work/handins" 2 "" "$work/jobs" >"$work/again.out" 2>&1 || true
+check unchanged-not-regraded "$(grep -q '3 unchanged since their last grading, 0 to grade' "$work/again.out" && echo 1 || echo 0)" \
+	"$(grep -o '[0-9]* hand-ins, .* to grade' "$work/again.out" || echo 'no summary line')"
+
+# An sshd of our own: loopback only, a throw-away host key and user key, this user only.
+ssh_dir="$work/ssh"
+mkdir -p "$ssh_dir"
+chmod 700 "$ssh_dir"
+ssh-keygen -q -t ed25519 -N '' -f "$ssh_dir/host_key"
+ssh-keygen -q -t ed25519 -N '' -f "$ssh_dir/user_key"
+cp "$ssh_dir/user_key.pub" "$ssh_dir/authorized_keys"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat >"$ssh_dir/sshd_config" <<CONF
+ListenAddress 127.0.0.1
+Port $port
+HostKey $ssh_dir/host_key
+AuthorizedKeysFile $ssh_dir/authorized_keys
+PidFile $ssh_dir/sshd.pid
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+PermitRootLogin prohibit-password
+CONF
+[ "$(id -u)" != 0 ] || mkdir -p /run/sshd # the privilege separation folder sshd wants as root
+/usr/sbin/sshd -D -e -f "$ssh_dir/sshd_config" 2>"$ssh_dir/sshd.log" &
+sshd_pid=$!
+trap 'kill "$sshd_pid" 2>/dev/null || true' EXIT
+ssh_cmd="ssh -p $port -i $ssh_dir/user_key -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR"
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	if $ssh_cmd "$(id -un)@127.0.0.1" true 2>/dev/null; then break; fi
+	sleep 0.5
+done
+echo "2/$ssh_cmd $(id -un)@127.0.0.1" >"$work/hosts"
+REMOTE_REPO=$top "$top/vm/grade/batch/grade-all.sh" 0 "$work/handins" 2 "$work/hosts" "$work/hosts-run" >"$work/hosts.out" 2>&1 || true
+expect hosts-run
+over_ssh=$(grep -c "\"logs\": \"$(hostname):" "$work/hosts-run/lab0-grades.json" 2>/dev/null || true)
+check graded-over-ssh "$([ "$over_ssh" -ge 1 ] && grep -q 'Accepted publickey' "$ssh_dir/sshd.log" && echo 1 || echo 0)" \
+	"$over_ssh rows graded through ssh to 127.0.0.1:$port ($(grep -c 'Accepted publickey' "$ssh_dir/sshd.log" || true) logins)"
+kill "$sshd_pid"
+wait "$sshd_pid" 2>/dev/null || true
+trap - EXIT
+[ "$failed" = 0 ] || echo "  (logs: ${work#"$top"/}/*.out)"
+exit "$failed"
