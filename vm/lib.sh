@@ -31,6 +31,15 @@ require_cmd() {
 # solution it does not have (RELEASE: SOLVED=k); nothing in the instructor's repository.
 edition_solved() { sed -n 's/^SOLVED=\([0-9][0-9]*\):.*/\1/p' "$top/RELEASE" 2>/dev/null || true; }
 
+# report_check GROUP NAME OK(0|1) DETAIL: one line of a make check self-check, and its row
+# in results/results.tsv (lab "harness", no points); OK=0 sets failed=1 in the caller.
+report_check() {
+	mkdir -p "$top/results"
+	printf 'harness\t%s\t1\t%s\t%s\t0\n' "$1" "$2" "$([ "$3" = 1 ] && echo PASS || echo FAIL)" >>"$top/results/results.tsv"
+	# shellcheck disable=SC2034 # the caller's
+	if [ "$3" = 1 ]; then echo "  $1:$2 OK ($4)"; else echo "  $1:$2 FAIL ($4)"; failed=1; fi
+}
+
 timing() {
 	[ -n "${TIMING_FILE:-}" ] || return 0
 	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$TIMING_FILE"

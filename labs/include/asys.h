@@ -329,6 +329,33 @@ static inline int asys_reap_within(pid_t pid, int *status, int ms)
 }
 
 /*
+ * asys_fork_ready(child_main, mode, &pid): fork a child that runs child_main(mode, fd)
+ * and writes one byte on fd once it has set up what the test needs ('y': ready, anything
+ * else: it could not). Returns 1 when the child said 'y'; *pid is the child, or -1.
+ */
+static inline int asys_fork_ready(void (*child_main)(int mode, int ready_fd), int mode, pid_t *pid)
+{
+	int ready[2];
+	char c = 0;
+
+	*pid = -1;
+	if (pipe(ready) != 0)
+		return 0;
+	fflush(stdout);
+	*pid = fork();
+	if (*pid == 0) {
+		close(ready[0]);
+		child_main(mode, ready[1]);
+		_exit(99);	/* child_main ends the child itself */
+	}
+	close(ready[1]);
+	if (*pid < 0 || read(ready[0], &c, 1) != 1)
+		c = 0;
+	close(ready[0]);
+	return c == 'y';
+}
+
+/*
  * asys_timed_await(comp, ms): asys_await_completion() that a kernel which hangs cannot
  * hang: a SIGALRM (setitimer, handler without SA_RESTART) interrupts it after ms. Returns
  * await's value; *timed_out says whether our timer fired. The watchdog's SIGALRM

@@ -42,6 +42,31 @@ static inline int labtest_done(void)
 	return labtest_failures ? 1 : 0;
 }
 
+/*
+ * read_counters(path, keys, vals, n): a file of "key value" lines (the kernel's debugfs
+ * counters) into vals[i] for keys[i]; 0 when each of the n keys was there, else -1.
+ */
+static inline int read_counters(const char *path, const char *const keys[], long vals[], int n)
+{
+	char key[32];
+	long val;
+	int i, found = 0;
+	FILE *f = fopen(path, "r");
+
+	for (i = 0; i < n; i++)
+		vals[i] = 0;
+	if (!f)
+		return -1;
+	while (fscanf(f, "%31s %ld", key, &val) == 2)
+		for (i = 0; i < n; i++)
+			if (!strcmp(key, keys[i])) {
+				vals[i] = val;
+				found++;
+			}
+	fclose(f);
+	return found == n ? 0 : -1;
+}
+
 /* status_field(pid, "Name:", buf, len): the value of a /proc/PID/status line, or NULL. */
 static inline char *status_field(int pid, const char *key, char *buf, size_t len)
 {

@@ -15,12 +15,7 @@ work="$BUILD/check/release"
 rm -rf "$work"
 mkdir -p "$work"
 failed=0
-mkdir -p "$top/results"
-# check NAME OK(0/1) DETAIL: one line, and a row of make check's results (no points).
-check() {
-	printf 'harness\trelease\t1\t%s\t%s\t0\n' "$1" "$([ "$2" = 1 ] && echo PASS || echo FAIL)" >>"$top/results/results.tsv"
-	if [ "$2" = 1 ]; then echo "  release:$1 OK ($3)"; else echo "  release:$1 FAIL ($3)"; failed=1; fi
-}
+check() { report_check release "$@"; }
 
 echo "== student edition: make release SOLVED=0, then lab 0 as a student =="
 "$top/vm/release/release.sh" "$work/student" 0 >"$work/release.out" 2>&1 || { cat "$work/release.out"; die "make release failed"; }

@@ -48,7 +48,7 @@ static int exec_child(void)
 	return 43;
 }
 
-static void child_main(enum mode mode, int ready)
+static void child_main(int mode, int ready)
 {
 	struct asys_input reqs[3];
 	struct asys_timespec32 ts;
@@ -85,25 +85,14 @@ static void child_main(enum mode mode, int ready)
 
 static void run_child(enum mode mode)
 {
-	int ready[2], status = 0, reaped, expected;
-	char c = 0;
+	int status = 0, reaped, expected;
 	double t0, dt;
 	pid_t child;
 
-	ok = pipe(ready) == 0;
-	REQUIRE(ok, "pipe()");
-	fflush(stdout);
-	child = fork();
-	if (child < 0)
-		REQUIRE(child >= 0, "fork()");
-	if (child == 0) {
-		close(ready[0]);
-		child_main(mode, ready[1]);
-	}
-	close(ready[1]);
 	asys_watchdog_step = mode_name[mode];
-	CHECK(read(ready[0], &c, 1) == 1 && c == 'y', "%s child: submitted a 3 s sleep, a pipe read and a getpid", mode_name[mode]);
-	close(ready[0]);
+	CHECK(asys_fork_ready(child_main, mode, &child),
+	      "%s child: submitted a 3 s sleep, a pipe read and a getpid", mode_name[mode]);
+	REQUIRE(child > 0, "fork()");
 	usleep(20 * 1000);	/* let it reach its exit / pause / execve */
 	t0 = asys_now_ms();
 	if (mode == KILLED)

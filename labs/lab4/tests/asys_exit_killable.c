@@ -43,24 +43,12 @@ struct sleeps {
 
 static int read_sleeps(struct sleeps *s)
 {
-	char key[32];
-	long val;
-	int found = 0;
-	FILE *f = fopen(SLEEP_FILE, "r");
+	static const char *const keys[] = { "started", "killed", "timed_out" };
+	long v[3];
+	int ret = read_counters(SLEEP_FILE, keys, v, 3);
 
-	memset(s, 0, sizeof(*s));
-	if (!f)
-		return -1;
-	while (fscanf(f, "%31s %ld", key, &val) == 2) {
-		if (!strcmp(key, "started"))
-			s->started = val, found++;
-		else if (!strcmp(key, "killed"))
-			s->killed = val, found++;
-		else if (!strcmp(key, "timed_out"))
-			s->timed_out = val, found++;
-	}
-	fclose(f);
-	return found == 3 ? 0 : -1;
+	s->started = v[0], s->killed = v[1], s->timed_out = v[2];
+	return ret;
 }
 
 /* the image an execve child becomes: it must start with nothing pending */
@@ -75,7 +63,7 @@ static int exec_child(void)
 	return r == 0 ? 42 : 43;
 }
 
-static void child_main(enum mode mode, int ready)
+static void child_main(int mode, int ready)
 {
 	struct asys_input req;
 	unsigned long args[3];
@@ -115,28 +103,16 @@ static void child_main(enum mode mode, int ready)
 static void run_child(enum mode mode)
 {
 	struct sleeps before, after;
-	int ready[2], status = 0, reaped;
-	char c = 0;
+	int status = 0, reaped;
 	pid_t child;
 	double t0;
 
 	ok = read_sleeps(&before) == 0;
 	REQUIRE(ok, "read %s", SLEEP_FILE);
-	ok = pipe(ready) == 0;
-	REQUIRE(ok, "pipe()");
-	fflush(stdout);
-	child = fork();
-	if (child < 0)
-		REQUIRE(child >= 0, "fork()");
-	if (child == 0) {
-		close(ready[0]);
-		child_main(mode, ready[1]);
-	}
-	close(ready[1]);
 	asys_watchdog_step = mode_name[mode];
-	CHECK(read(ready[0], &c, 1) == 1 && c == 'y',
+	CHECK(asys_fork_ready(child_main, mode, &child),
 	      "%s child: submitted a %s ms killable sleep, and it started", mode_name[mode], SLEEP_MS);
-	close(ready[0]);
+	REQUIRE(child > 0, "fork()");
 	usleep(20 * 1000);	/* let it reach its exit / execve / pause */
 	t0 = asys_now_ms();
 	if (mode == KILLED)

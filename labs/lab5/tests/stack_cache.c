@@ -34,27 +34,12 @@ struct stacks {
 
 static int read_stacks(struct stacks *s)
 {
-	char key[32];
-	long val;
-	int found = 0;
-	FILE *f = fopen(STACKS, "r");
+	static const char *const keys[] = { "allocated", "reused", "freed", "cached" };
+	long v[4];
+	int ret = read_counters(STACKS, keys, v, 4);
 
-	memset(s, 0, sizeof(*s));
-	if (!f)
-		return -1;
-	while (fscanf(f, "%31s %ld", key, &val) == 2) {
-		found++;
-		if (!strcmp(key, "allocated"))
-			s->allocated = val;
-		else if (!strcmp(key, "reused"))
-			s->reused = val;
-		else if (!strcmp(key, "freed"))
-			s->freed = val;
-		else if (!strcmp(key, "cached"))
-			s->cached = val;
-	}
-	fclose(f);
-	return found == 4 ? 0 : -1;
+	s->allocated = v[0], s->reused = v[1], s->freed = v[2], s->cached = v[3];
+	return ret;
 }
 
 static int ok;

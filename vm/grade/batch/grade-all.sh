@@ -79,20 +79,12 @@ fi
 
 # A hand-in with no row did not come back from its job (a host that died, a grader that
 # crashed): it gets a row that says so, and is graded again next time.
-python3 - "$lab" "$top/labs/lab$lab/tests.conf" "$rows" "$out/lab$lab-grades" "$grader" "${patches[@]}" <<'PY'
+BATCH_DIR="$top/vm/grade/batch" python3 - "$lab" "$top/labs/lab$lab/tests.conf" "$rows" "$out/lab$lab-grades" "$grader" "${patches[@]}" <<'PY'
 import csv, json, os, sys
+sys.path.insert(0, os.environ["BATCH_DIR"])
+from testsconf import columns
 lab, conf, rows, base, grader, *patches = sys.argv[1:]
-names, deliverables = [], []
-for line in open(conf):
-    f = line.split()
-    if len(f) >= 3 and f[0] in ("test", "exercise", "panic", "host"):
-        names.append(f[1])
-    elif len(f) >= 3 and f[0] == "gdb":
-        names.append("gdb:" + f[1])
-    elif len(f) >= 2 and f[0] == "deliverable":
-        deliverables.append(f[1])
-        if f[1].endswith(".c"):
-            deliverables.append(f[1] + ":builds")
+names, deliverables = columns(conf)
 table = []
 for patch in patches:
     student = os.path.basename(patch)[:-len(".patch")]

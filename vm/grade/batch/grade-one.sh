@@ -70,17 +70,13 @@ for file in $deliverables; do
 	fi
 done
 
-python3 - "$lab" "$student" "$status" "$out/results.tsv" "$top/labs/lab$lab/tests.conf" "$copy" \
+BATCH_DIR="$top/vm/grade/batch" python3 - "$lab" "$student" "$status" "$out/results.tsv" "$top/labs/lab$lab/tests.conf" "$copy" \
 	"$(git -C "$top" rev-parse HEAD)" "$(hostname):$out" "${written[@]}" <<'PY'
 import json, os, sys
+sys.path.insert(0, os.environ["BATCH_DIR"])
+from testsconf import columns
 lab, student, status, tsv, conf, copy, commit, logs, *written = sys.argv[1:]
-names = []
-for line in open(conf):
-    f = line.split()
-    if len(f) >= 3 and f[0] in ("test", "exercise", "panic", "host"):
-        names.append(f[1])
-    elif len(f) >= 3 and f[0] == "gdb":
-        names.append("gdb:" + f[1])
+names = columns(conf)[0]
 points = {n: 0 for n in names}
 total = maximum = 0
 if os.path.exists(tsv):

@@ -1,0 +1,21 @@
+"""What make grade-all's rows have a column for, read from a lab's tests.conf.
+
+columns(conf) gives (tests, deliverables): every test, exercise, panic test and host check
+by name and every GDB walkthrough as gdb:NAME, in the file's order; every deliverable
+FILE, and FILE:builds after a .c one (vm/grade/batch/grade-one.sh builds it).
+"""
+
+
+def columns(conf):
+    tests, deliverables = [], []
+    for line in open(conf):
+        f = line.split()
+        if len(f) >= 3 and f[0] in ("test", "exercise", "panic", "host"):
+            tests.append(f[1])
+        elif len(f) >= 3 and f[0] == "gdb":
+            tests.append("gdb:" + f[1])
+        elif len(f) >= 2 and f[0] == "deliverable":
+            deliverables.append(f[1])
+            if f[1].endswith(".c"):
+                deliverables.append(f[1] + ":builds")
+    return tests, deliverables
