@@ -25,10 +25,11 @@ out="$outdir/$student"
 rm -rf "$out"
 mkdir -p "$out"
 
+patch_abs="$(cd "$(dirname "$patch")" && pwd)/$(basename "$patch")"
 rc=0
 TIMING_FILE="$out/timing.tsv" HANDIN_SLOT=$slot CHECK_RUN_DIR="$BUILD/check/run/grade-all-lab$lab-slot$slot" \
 	RESULTS_DIR=$out timeout "${GRADE_TIMEOUT:-3600}" \
-	"$top/vm/grade/check-lab.sh" "$lab" start "$(cd "$(dirname "$patch")" && pwd)/$(basename "$patch")" \
+	"$top/vm/grade/check-lab.sh" "$lab" start "$patch_abs" \
 	>"$out/grade.out" 2>&1 || rc=$?
 
 status=graded
@@ -39,16 +40,21 @@ elif grep -q 'no points: does-not-build' "$out/grade.out"; then status=does-not-
 elif grep -q 'the guest hung' "$out/grade.out"; then status=timeout
 fi
 
-# copy_of_reference: the net change of the hand-in against the lab's start tree, by patch-id.
+# copy_of_reference: the net change of the hand-in against the lab's start tree, by
+# patch-id. The kernel folder records the commit its tree was built from (the hand-in's
+# commits on the start tree); a hand-in identical to the reference shares its kernel.
 copy=unknown
-handin_src="$BUILD/check/handin-lab$lab-slot$slot/src"
 commits=$(grep -c '^From [0-9a-f]\{40\} ' "$patch" || true)
-if [ "$status" = graded ] || [ "$status" = does-not-build ] || [ "$status" = timeout ]; then
-	mine=$(git -C "$handin_src" diff "HEAD~$commits" HEAD | git patch-id --stable | cut -d' ' -f1)
-	solved=$("$top/vm/kernel/kernel.sh" "$lab" solved)
+if [ "$status" = graded ] || [ "$status" = timeout ]; then
+	kernel=$(HANDIN_SLOT=$slot "$top/vm/kernel/kernel.sh" "$lab" start "$patch_abs" 2>/dev/null) || kernel=
+	solved=$("$top/vm/kernel/kernel.sh" "$lab" solved 2>/dev/null) || solved=
 	nsol=$(find "$top/solutions/lab$lab" -name '*.patch' 2>/dev/null | wc -l)
-	ref=$(git -C "$BUILD/src" diff "$(cat "$solved/commit")~$nsol" "$(cat "$solved/commit")" | git patch-id --stable | cut -d' ' -f1)
-	if [ -n "$mine" ] && [ "$mine" = "$ref" ]; then copy=true; else copy=false; fi
+	if [ -f "$kernel/commit" ] && [ -f "$solved/commit" ] && [ "$commits" -gt 0 ]; then
+		net_change() { git -C "$BUILD/src" diff "$1~$2" "$1" | git patch-id --stable | cut -d' ' -f1; }
+		mine=$(net_change "$(cat "$kernel/commit")" "$commits")
+		ref=$(net_change "$(cat "$solved/commit")" "$nsol")
+		if [ -n "$mine" ] && [ "$mine" = "$ref" ]; then copy=true; else copy=false; fi
+	fi
 fi
 
 # The written work: handin/FILE in the patch, against the lab's template labs/labN/FILE.
@@ -73,6 +79,7 @@ done
 BATCH_DIR="$top/vm/grade/batch" python3 - "$lab" "$student" "$status" "$out/results.tsv" "$top/labs/lab$lab/tests.conf" "$copy" \
 	"$(git -C "$top" rev-parse HEAD)" "$(hostname):$out" "${written[@]}" <<'PY'
 import json, os, sys
+sys.dont_write_bytecode = True  # no __pycache__ in the harness: make check fingerprints it
 sys.path.insert(0, os.environ["BATCH_DIR"])
 from testsconf import columns
 lab, student, status, tsv, conf, copy, commit, logs, *written = sys.argv[1:]

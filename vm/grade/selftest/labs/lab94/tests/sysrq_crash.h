@@ -3,13 +3,13 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static void arm(void)
+static inline void arm(void)
 {
 	printf("panic-test: armed\n");
 	fflush(stdout);
 }
 
-static void sysrq_crash(void)
+static inline void sysrq_crash(void)
 {
 	int fd = open("/proc/sysrq-trigger", O_WRONLY);
 
