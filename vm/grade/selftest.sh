@@ -131,7 +131,7 @@ done
 while IFS=$'\t' read -r n v name want; do
 	got=$(awk -F'\t' -v n="$n" -v v="$v" -v t="$name" '$1 == n && $2 == v && $4 == t { print $5 }' \
 		"$work/results/results.tsv" 2>/dev/null | paste -sd, -)
-	why=$(grep -h -- " $name " "$work/lab$n-$v.out" | head -1 | sed "s/^ *//; s/  */ /g" || true)
+	why=$(grep -hE -- "^  $name +(OK|FAIL)" "$work/lab$n-$v.out" | head -1 | sed "s/^ *//; s/  */ /g" || true)
 	check "cheat-lab$n-$v-$name" "$([ "$got" = "$want" ] && echo 1 || echo 0)" "want $want, graded ${got:-nothing}: ${why:-no row}"
 done <"$expected"
 exit "$failed"
