@@ -6,7 +6,9 @@
 #   broken      a change to a file the tree does not have: does-not-apply, every test 0
 # graded once with JOBS=2 on this machine, once more (nothing may be graded again), and
 # once with HOSTS= over ssh, to an sshd of this test's own on a loopback port with a
-# throw-away key, stopped after. Each run's CSV and JSON must say the above.
+# throw-away key, stopped after. Each run's CSV and JSON must say the above. And the
+# runner of the programs a hand-in carries (vm/grade/batch/run-program.sh) must report a
+# program's exit status, and one that does not build.
 # Prints one line per check; exit 1 when one fails.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -65,6 +67,15 @@ expect jobs
 "$top/vm/grade/batch/grade-all.sh" 0 "$work/handins" 2 "" "$work/jobs" >"$work/again.out" 2>&1 || true
 check unchanged-not-regraded "$(grep -q '3 unchanged since their last grading, 0 to grade' "$work/again.out" && echo 1 || echo 0)" \
 	"$(grep -o '[0-9]* hand-ins, .* to grade' "$work/again.out" || echo 'no summary line')"
+
+# A program a hand-in carries (Lab 6's reproducer) is built and run alone in a guest.
+printf '#include <stdio.h>\nint main(void)\n{\n\tputs("reproducer: ran");\n\treturn 3;\n}\n' >"$work/exits3.c"
+printf 'int main(void)\n{\n\treturn undeclared;\n}\n' >"$work/broken.c"
+ran=$("$top/vm/grade/batch/run-program.sh" "$("$top/vm/kernel/kernel.sh" 0 solved)" "$work/exits3.c" "$work/run-exits3")
+check run-program "$([ "$ran" = "exit 3" ] && grep -q '^reproducer: ran' "$work/run-exits3/guest.log" && echo 1 || echo 0)" \
+	"a program that prints a line and exits 3: $ran"
+ran=$("$top/vm/grade/batch/run-program.sh" "$("$top/vm/kernel/kernel.sh" 0 solved)" "$work/broken.c" "$work/run-broken")
+check run-program-does-not-build "$([ "$ran" = does-not-build ] && echo 1 || echo 0)" "a program gcc refuses: $ran"
 
 # An sshd of our own: loopback only, a throw-away host key and user key, this user only.
 ssh_dir="$work/ssh"

@@ -10,7 +10,8 @@
 # refused-path), the points of each test (tests.conf names; gdb:NAME for a walkthrough),
 # total, max, the written deliverables (tests.conf "deliverable": handin/FILE in the
 # patch, characters beyond the lab's template; for a .c file, FILE:builds is 1 when it
-# builds as the lab's tests do), copy_of_reference (the hand-in's change
+# builds as the lab's tests do, and FILE:run what became of it in a guest of the
+# hand-in's kernel, vm/grade/batch/run-program.sh), copy_of_reference (the hand-in's change
 # is the reference solution's, by git patch-id --stable), the grader's commit, and where
 # the logs are (host:path).
 set -euo pipefail
@@ -66,13 +67,21 @@ for file in $deliverables; do
 	[ ! -f "$top/labs/lab$lab/$file" ] || template=$(wc -c <"$top/labs/lab$lab/$file")
 	chars=$(printf '%s' "$text" | wc -c)
 	written+=("$file" "$((chars > template ? chars - template : 0))")
-	# A program (Lab 6's reproducer) must at least build, as the lab's tests do.
+	# A program (Lab 6's reproducer) is built as the lab's tests are and run alone in a
+	# guest of the hand-in's kernel: what it shows is for people to read in its log.
 	if [ "${file%.c}" != "$file" ] && [ -n "$text" ]; then
 		printf '%s\n' "$text" >"$out/$file"
-		builds=no
-		gcc -m32 -static -O2 -Wall -pthread -I"$top/labs/include" -o "$out/${file%.c}" "$out/$file" \
-			>"$out/${file%.c}.build.log" 2>&1 && builds=yes
-		written+=("$file:builds" "$([ "$builds" = yes ] && echo 1 || echo 0)")
+		ran=not-run
+		kernel=
+		if [ "$status" = graded ]; then
+			kernel=$(HANDIN_SLOT=$slot "$top/vm/kernel/kernel.sh" "$lab" start "$patch_abs" 2>/dev/null) || kernel=
+		fi
+		if [ -n "$kernel" ]; then
+			ran=$("$top/vm/grade/batch/run-program.sh" "$kernel" "$out/$file" "$out/${file%.c}.run")
+		elif ! gcc -m32 -static -O2 -Wall -pthread -I"$top/labs/include" -o /dev/null "$out/$file" >/dev/null 2>&1; then
+			ran=does-not-build
+		fi
+		written+=("$file:builds" "$([ "$ran" = does-not-build ] && echo 0 || echo 1)" "$file:run" "$ran")
 	fi
 done
 
@@ -97,7 +106,8 @@ if os.path.exists(tsv):
             total += int(f[5])
 print(json.dumps({
     "student": student, "status": status, "tests": points, "total": total, "max": maximum,
-    "written": {written[i]: int(written[i + 1]) for i in range(0, len(written), 2)},
+    "written": {written[i]: (int(written[i + 1]) if written[i + 1].isdigit() else written[i + 1])
+                for i in range(0, len(written), 2)},
     "copy_of_reference": {"true": True, "false": False}.get(copy), "grader": commit, "logs": logs,
 }))
 PY

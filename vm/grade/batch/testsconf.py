@@ -2,7 +2,8 @@
 
 columns(conf) gives (tests, deliverables): every test, exercise, panic test and host check
 by name and every GDB walkthrough as gdb:NAME, in the file's order; every deliverable
-FILE, and FILE:builds after a .c one (vm/grade/batch/grade-one.sh builds it).
+FILE, and FILE:builds and FILE:run after a .c one (vm/grade/batch/grade-one.sh builds
+it and runs it in a guest).
 """
 
 
@@ -17,5 +18,5 @@ def columns(conf):
         elif len(f) >= 2 and f[0] == "deliverable":
             deliverables.append(f[1])
             if f[1].endswith(".c"):
-                deliverables.append(f[1] + ":builds")
+                deliverables += [f[1] + ":builds", f[1] + ":run"]
     return tests, deliverables
