@@ -31,6 +31,18 @@ require_cmd() {
 # solution it does not have (RELEASE: SOLVED=k); nothing in the instructor's repository.
 edition_solved() { sed -n 's/^SOLVED=\([0-9][0-9]*\):.*/\1/p' "$top/RELEASE" 2>/dev/null || true; }
 
+# handin_path_allowed "PREFIX..." FILE: may a hand-in change FILE? Only under a prefix of
+# the lab's tests.conf handin-paths, or handin/ (its written work); never a build file
+# (Makefile, Kbuild, Kconfig), scripts/, the self-test the tests read, or a path with "..".
+handin_path_allowed() {
+	local prefix ok=1
+	for prefix in $1 handin/; do
+		case "$2" in "$prefix"*) ok=0 ;; esac
+	done
+	case "$2" in */Makefile | Makefile | */Kbuild | *Kconfig* | scripts/* | kernel/fibril_selftest.c | *..*) ok=1 ;; esac
+	return "$ok"
+}
+
 # report_check GROUP NAME OK(0|1) DETAIL: one line of a make check self-check, and its row
 # in results/results.tsv (lab "harness", no points); OK=0 sets failed=1 in the caller.
 report_check() {

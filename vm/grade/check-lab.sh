@@ -121,12 +121,7 @@ if [ -n "$submission" ]; then
 	allowed=$(awk '$1 == "handin-paths" { $1 = ""; print }' "$conf")
 	refused=()
 	while read -r file; do
-		ok=0
-		for prefix in $allowed handin/; do
-			case "$file" in "$prefix"*) ok=1 ;; esac
-		done
-		case "$file" in */Makefile | Makefile | */Kbuild | *Kconfig* | scripts/* | kernel/fibril_selftest.c | *..*) ok=0 ;; esac
-		[ "$ok" = 1 ] || refused+=("$file")
+		handin_path_allowed "$allowed" "$file" || refused+=("$file")
 	done < <(sed -nE 's#^(\+\+\+|---) [ab]/##p; s#^rename (from|to) ##p' "$submission" | grep -v '^/dev/null$' | sort -u)
 	if [ "${#refused[@]}" -gt 0 ]; then
 		echo "hand-in refused: it changes ${refused[*]}; lab $lab's hand-ins may change only: ${allowed:-nothing}" \

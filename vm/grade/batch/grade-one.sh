@@ -46,6 +46,7 @@ fi
 # commits on the start tree); a hand-in identical to the reference shares its kernel.
 copy=unknown
 commits=$(grep -c '^From [0-9a-f]\{40\} ' "$patch" || true)
+kernel= # the hand-in's kernel folder, built by the grading above (a look-up now)
 if [ "$status" = graded ] || [ "$status" = timeout ]; then
 	kernel=$(HANDIN_SLOT=$slot "$top/vm/kernel/kernel.sh" "$lab" start "$patch_abs" 2>/dev/null) || kernel=
 	solved=$("$top/vm/kernel/kernel.sh" "$lab" solved 2>/dev/null) || solved=
@@ -72,11 +73,7 @@ for file in $deliverables; do
 	if [ "${file%.c}" != "$file" ] && [ -n "$text" ]; then
 		printf '%s\n' "$text" >"$out/$file"
 		ran=not-run
-		kernel=
-		if [ "$status" = graded ]; then
-			kernel=$(HANDIN_SLOT=$slot "$top/vm/kernel/kernel.sh" "$lab" start "$patch_abs" 2>/dev/null) || kernel=
-		fi
-		if [ -n "$kernel" ]; then
+		if [ "$status" = graded ] && [ -n "$kernel" ]; then
 			ran=$("$top/vm/grade/batch/run-program.sh" "$kernel" "$out/$file" "$out/${file%.c}.run")
 		elif ! gcc -m32 -static -O2 -Wall -pthread -I"$top/labs/include" -o /dev/null "$out/$file" >/dev/null 2>&1; then
 			ran=does-not-build
