@@ -15,7 +15,7 @@ LABDIR := build/lab$(LAB)
 DISK ?=
 DISKARG := $(if $(DISK),--disk $(DISK))
 
-.PHONY: help deps doctor lab qemu qemu-gdb disk gdb gdb-soak check grade grade-all release handin run-guest docs demo lint clean distclean
+.PHONY: help deps doctor lab qemu qemu-gdb disk gdb walkthrough gdb-soak docs-check check grade grade-all release handin run-guest docs demo lint clean distclean
 
 help: ## this list
 	@echo "Targets (LAB=n picks a lab, default the latest: $(LAB); labs: $(LABS)):"
@@ -43,6 +43,9 @@ disk: ## a fresh 96 MiB ext4 image, build/disk.img, for DISK= (Lab 1 on)
 
 gdb: ## GDB on lab LAB's vmlinux, lx- scripts and gdbscripts/ loaded, attached to GDBPORT
 	@vm/boot/gdb.sh $(LABDIR)/obj
+
+walkthrough: deps ## a GDB walkthrough live in tmux, step by step (LAB=n [NAME=lab4-restart] [KERNEL=own] [BYHAND=1])
+	@vm/boot/walkthrough.sh $(LAB) $(NAME)
 
 check: deps ## grade every lab (or LAB=n; SUBMISSION=file.patch grades a student's patch)
 	@vm/grade/check.sh "$(if $(filter command line environment,$(origin LAB)),$(LAB))" "$(SUBMISSION)"
@@ -72,8 +75,11 @@ run-guest: deps ## boot lab LAB's solved kernel with PROG=static-i386-binary, ex
 bench: deps ## Lab 5: build the solved non-debug kernel, run the benchmarks under -icount, table + plot in docs/lab5.md
 	@vm/bench/bench.sh
 
-docs: ## build the annotated walkthrough (docs/*.md) into build/docs with pandoc
-	@vm/docs.sh
+docs: ## build the annotated walkthrough (docs/*.md, figures docs/figures/*.dot) into build/docs
+	@vm/docs/build.sh
+
+docs-check: deps ## build the docs and check every page in headless Chromium (links, images, screenshots)
+	@vm/docs/check.sh
 
 demo: deps ## the main job: build, boot, and run the demo in the guest
 	@vm/boot/demo.sh

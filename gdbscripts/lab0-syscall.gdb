@@ -9,18 +9,19 @@
 hbreak __ia32_sys_getppid if $_streq($lx_current().comm, "prog")
 continue
 
-echo \n=== 1. where are we? a system call's kernel entry, on the task's kernel stack\n
+checkpoint 1. where are we? a system call's kernel entry, on the task's kernel stack
 bt
 printf "current: comm=%s pid=%d\n", $lx_current().comm, $lx_current().pid
 
-echo \n=== 2. the kernel stack of the current task: task->stack .. +THREAD_SIZE\n
+checkpoint 2. the kernel stack of the current task: task->stack .. +THREAD_SIZE
 printf "THREAD_SIZE = %d\n", sizeof(init_stack)
 lx-kstack
 
-echo \n=== 3. the user registers saved at the top of the stack (pt_regs); orig_ax is the system call number\n
+checkpoint 3. the user registers saved at the top of the stack (pt_regs); orig_ax is the system call number
 set $regs = (struct pt_regs *)((unsigned long)$lx_current().stack + sizeof(init_stack) - 8 - sizeof(struct pt_regs))
 printf "orig_ax = %ld (getppid is 64 on i386)\n", $regs->orig_ax
 printf "user eip = 0x%08lx, user esp = 0x%08lx\n", $regs->ip, $regs->sp
 
-echo \n=== 4. the other tasks (lx-ps)\n
+checkpoint 4. the other tasks (lx-ps)
 lx-ps
+checkpoint-end

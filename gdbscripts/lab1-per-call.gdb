@@ -18,7 +18,7 @@ continue
 # with journal_info still empty, and everything below would read through NULL.
 delete
 
-echo \n=== 1. ext4 is starting a journal handle for our open(O_CREAT)\n
+checkpoint 1. ext4 is starting a journal handle for our open(O_CREAT)
 bt 12
 echo \n--- the task's per-call storage before the handle exists:\n
 p $lx_current().per_call
@@ -31,7 +31,7 @@ set $h = (handle_t *)$lx_current().per_call.journal_info
 printf "handle: h_ref=%d h_transaction=%p, transaction tid=%d\n", $h->h_ref, $h->h_transaction, $h->h_transaction->t_tid
 printf "the old spelling aliases it: current->journal_info = %p\n", $lx_current().journal_info
 
-echo \n=== 2. a magic link: /proc/self/fd/N jumps without a nameidata argument\n
+checkpoint 2. a magic link: /proc/self/fd/N jumps without a nameidata argument
 hbreak nd_jump_link if $_streq($lx_current().comm, "prog")
 continue
 bt 10
@@ -45,3 +45,4 @@ else
 end
 delete
 continue
+checkpoint-end

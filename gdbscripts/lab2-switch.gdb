@@ -10,12 +10,12 @@ set language c
 hbreak schedule_fibril if $_streq($lx_current().comm, "prog")
 continue
 
-echo \n=== 1. schedule() found runnable fibrils: schedule_fibril() is about to pick one\n
+checkpoint 1. schedule() found runnable fibrils: schedule_fibril() is about to pick one
 bt 8
 lx-fibrils
 delete
 
-echo \n=== 2. the swap helper: prev in %eax, next in %edx (regparm(3))\n
+checkpoint 2. the swap helper: prev in %eax, next in %edx (regparm(3))
 hbreak switch_to_fibril if $_streq($lx_current().comm, "prog")
 continue
 set $prev = (struct fibril *)$eax
@@ -24,7 +24,7 @@ printf "prev fibril %p (stack %p), next fibril %p (stack %p, saved sp 0x%08lx)\n
 x/13i $pc
 delete
 
-echo \n=== 3. push the callee-saved registers and the flags; save %esp in prev->sp\n
+checkpoint 3. push the callee-saved registers and the flags; save %esp in prev->sp
 # Run to exact instructions with temporary hardware breakpoints rather than stepi: under
 # a loaded host a single step can come back without having run its instruction, and
 # everything after it would then describe the wrong moment. The five pushes and the
@@ -40,7 +40,7 @@ else
   echo before the switch: esp inside prev's stack: NO\n
 end
 
-echo \n=== 4. one instruction further: THE switch (one mov into %esp)\n
+checkpoint 4. one instruction further: THE switch (one mov into %esp)
 thbreak *($swap_insn + 2)
 continue
 printf "after the switch:  esp=0x%08lx, task->stack=%p\n", $esp, $lx_current().stack
@@ -53,7 +53,7 @@ if $lx_current().stack == $prev->stack
   echo task->stack still names prev's stack (until __switch_to_fibril): yes\n
 end
 
-echo \n=== 5. pop next's registers, __switch_to_fibril(), return into next's call chain\n
+checkpoint 5. pop next's registers, __switch_to_fibril(), return into next's call chain
 # next's frame: flags si di bx bp ret_addr; the pops are done once %esp is 20 higher.
 set $resume = *(unsigned long *)((unsigned long)$esp + 20)
 info symbol $resume
@@ -69,5 +69,6 @@ bt 4
 lx-kstack
 lx-fibrils
 
-echo \n=== 6. the chain we left: a backtrace from prev's saved stack pointer\n
+checkpoint 6. the chain we left: a backtrace from prev's saved stack pointer
 lx-fibril-bt $prev
+checkpoint-end

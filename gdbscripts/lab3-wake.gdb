@@ -10,7 +10,7 @@ set language c
 hbreak default_wake_function if $_streq($lx_current().comm, "prog") && ((unsigned long)curr->private & 1)
 continue
 
-echo \n=== 1. wake_up() reached the sleeper's entry: ->private is a wake target, not a task\n
+checkpoint 1. wake_up() reached the sleeper's entry: ->private is a wake target, not a task
 bt 6
 printf "curr->private = %p, bit 0 = %lu\n", curr->private, (unsigned long)curr->private & 1
 lx-wake-target curr->private
@@ -19,7 +19,7 @@ printf "the fibril to wake: %p (the waker is %p)\n", $wf, $lx_current().fibril
 lx-fibrils
 delete
 
-echo \n=== 2. try_to_wake_up(p, f) holds p->pi_lock and asks fibril_ttwu() about f\n
+checkpoint 2. try_to_wake_up(p, f) holds p->pi_lock and asks fibril_ttwu() about f
 hbreak fibril_ttwu if f == $wf
 continue
 bt 4
@@ -33,7 +33,7 @@ finish
 printf "after fibril_ttwu: f->state = %u (0 is TASK_RUNNING)\n", $wf->state
 lx-wake-target ((unsigned long)$wf | 1)
 
-echo \n=== 3. the waker yields; the next fibril switch goes to the fibril we woke\n
+checkpoint 3. the waker yields; the next fibril switch goes to the fibril we woke
 hbreak switch_to_fibril if (unsigned long)$edx == (unsigned long)$wf
 continue
 printf "switch_to_fibril(prev = 0x%08lx, next = 0x%08lx)\n", (unsigned long)$eax, (unsigned long)$edx
@@ -41,3 +41,4 @@ if (unsigned long)$edx == (unsigned long)$wf
   echo next is the fibril the wake target named: yes\n
 end
 delete
+checkpoint-end

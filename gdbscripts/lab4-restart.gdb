@@ -7,7 +7,7 @@
 
 set language c
 
-echo \n=== 1. the signal woke the read: pipe_read() returned -ERESTARTSYS on the call's fibril\n
+checkpoint 1. the signal woke the read: pipe_read() returned -ERESTARTSYS on the call's fibril
 hbreak asys_interrupted if $_streq($lx_current().comm, "prog")
 continue
 bt 4
@@ -16,7 +16,7 @@ printf "asys_interrupted: rc = %ld (-512 is -ERESTARTSYS), syscall %u, on fibril
 echo a synchronous read would now return to user space, where the signal's delivery decides; this one waits for it\n
 delete
 
-echo \n=== 2. the main chain delivers the signal: the handler has SA_RESTART\n
+checkpoint 2. the main chain delivers the signal: the handler has SA_RESTART
 hbreak asys_signal_delivered if $_streq($lx_current().comm, "prog")
 continue
 bt 3
@@ -32,15 +32,16 @@ else
 end
 delete
 
-echo \n=== 3. the verdict: the read is issued again, on the same fibril, from the same pt_regs\n
+checkpoint 3. the verdict: the read is issued again, on the same fibril, from the same pt_regs
 hbreak ia32_sys_call if $lx_current().fibril == $f
 continue
 bt 3
 printf "ia32_sys_call(nr = %u) again on fibril %p; pt_regs orig_ax = %ld (read), dx = %ld (count)\n", nr, $lx_current().fibril, regs->orig_ax, regs->dx
 delete
 
-echo \n=== 4. the restarted read got the write's bytes: the completion holds them, not -EINTR\n
+checkpoint 4. the restarted read got the write's bytes: the completion holds them, not -EINTR
 hbreak asys_teardown_stack if $lx_current().fibril == $f
 continue
 printf "asys_teardown_stack: rc = %ld, cookie = %lu, on fibril %p\n", rc, call->result->comp.cookie, $lx_current().fibril
 delete
+checkpoint-end

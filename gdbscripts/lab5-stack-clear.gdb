@@ -12,7 +12,7 @@
 
 set language c
 
-echo \n=== 1. fibril_alloc_stack() returns a stack an earlier call of "prog" used\n
+checkpoint 1. fibril_alloc_stack() returns a stack an earlier call of "prog" used
 hbreak fibril_alloc_stack if $_streq($lx_current().comm, "prog")
 python
 seen = []
@@ -32,7 +32,7 @@ else:
 end
 delete
 
-echo \n=== 2. what the stack holds when the new fibril gets it\n
+checkpoint 2. what the stack holds when the new fibril gets it
 python
 if stack is not None:
     THREAD_SIZE = 8192
@@ -46,3 +46,4 @@ if stack is not None:
         k = dirty[-1]
         print("  the highest, %#x at %#x: the last call's frames are still there" % (words[k], stack + 4 + 4 * k))
 end
+checkpoint-end

@@ -14,7 +14,7 @@ set language c
 hbreak hrtimer_nanosleep if $_streq($lx_current().comm, "prog")
 continue
 
-echo \n=== 1. the asys nanosleep starts on a call's fibril, not on the main chain\n
+checkpoint 1. the asys nanosleep starts on a call's fibril, not on the main chain
 bt 6
 printf "task->fibril %p, task->fibril_main %p\n", $lx_current().fibril, $lx_current().fibril_main
 if $lx_current().fibril != $lx_current().fibril_main
@@ -25,7 +25,7 @@ set var $lx_current().restart_block.nanosleep.type = 3
 printf "GDB writes restart_block.nanosleep.type = %d: a type nanosleep_copyout() has no case for\n", $lx_current().restart_block.nanosleep.type
 delete
 
-echo \n=== 2. SIGALRM interrupts the sleep; BUG() in nanosleep_copyout(); the oops ends in make_task_dead()\n
+checkpoint 2. SIGALRM interrupts the sleep; BUG() in nanosleep_copyout(); the oops ends in make_task_dead()
 hbreak make_task_dead
 continue
 bt 2
@@ -34,9 +34,10 @@ if $lx_current().fibril != $lx_current().fibril_main
 end
 delete
 
-echo \n=== 3. instead of a do_exit() that would wait for itself forever: a panic that says why\n
+checkpoint 3. instead of a do_exit() that would wait for itself forever: a panic that says why
 hbreak panic
 continue
 bt 2
 printf "panic(\"%s\")\n", fmt
 delete
+checkpoint-end

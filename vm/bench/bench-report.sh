@@ -96,7 +96,7 @@ unset key
 set bmargin 7
 plot "$data" using 2:xtic(1) lc rgb "#4477aa", "" using 0:2:(sprintf("%.0f", \$2)) with labels offset 0,0.7
 GP
-# vm/docs.sh copies only style.css next to the HTML: put the plot where the HTML looks.
+# vm/docs/build.sh copies only style.css next to the HTML: put the plot where the HTML looks.
 mkdir -p "$BUILD/docs/images"
 cp "$png" "$BUILD/docs/images/"
 

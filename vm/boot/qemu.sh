@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Boot a lab kernel in QEMU (i386, TCG by default).
-#   vm/boot/qemu.sh --kernel BZIMAGE --initrd CPIO [--mode shell|test|run] [--smp N]
+#   vm/boot/qemu.sh --kernel BZIMAGE --initrd CPIO [--mode shell|test|run|walkthrough] [--smp N]
 #              [--disk IMG] [--gdb] [--timeout SECONDS] [--log FILE]
 #              [--nonce WORD] [--verdict FILE]
 # Environment: ACCEL=tcg|kvm (tcg: /dev/kvm exists on our machines but QEMU cannot use
@@ -63,7 +63,8 @@ fi
 # shellcheck disable=SC2206 # QEMU_EXTRA is split on purpose
 args+=(${QEMU_EXTRA:-})
 
-if [ "$mode" = shell ]; then
+# shell and walkthrough (run /run/prog, then a shell: make walkthrough) are interactive
+if [ "$mode" = shell ] || [ "$mode" = walkthrough ]; then
 	say "serial console on this terminal; Ctrl-A X quits QEMU"
 	exec qemu-system-i386 "${args[@]}" -nographic -append "$append"
 fi

@@ -104,6 +104,13 @@ if [ -z "$submission" ]; then
 	# Every handout's grading table is the one tests.conf gives, and adds up to what
 	# this run graded each lab's solved tree out of.
 	"$top/vm/grade/handout-tables.sh" "$results/results.tsv" || failed+=("handout grading tables")
+	# A handout's GDB steps are its walkthrough script's (which this run checked).
+	"$top/vm/grade/handout-gdb.py" --check || failed+=("handout GDB steps (vm/grade/handout-gdb.py --write)")
+	# The docs, rendered in a real browser: links, images, figures, a screenshot a page.
+	t1=$(date +%s)
+	"$top/vm/docs/check.sh" >"$results/docs-check.txt" 2>&1 || failed+=("docs (results/docs-check.txt)")
+	tail -3 "$results/docs-check.txt"
+	timing other "$(($(date +%s) - t1))" "docs-check"
 fi
 
 # Class delivery, on a full run of the instructor's repository: a student edition, made

@@ -2,8 +2,8 @@
 # Run a GDB walkthrough in batch mode and check its transcript:
 #   vm/grade/gdb-check.sh LAB NAME KERNEL WORK
 # Boots KERNEL (a vm/kernel/kernel.sh folder) paused (-S) with gdbscripts/targets/NAME.c as the
-# guest program, runs gdbscripts/NAME.gdb, and requires every pattern of
-# gdbscripts/NAME.expect. Scratch files go to WORK.
+# guest program, runs gdbscripts/NAME.gdb in step mode fed with Enters, and requires a pause
+# at every checkpoint and every pattern of gdbscripts/NAME.expect. Scratch files go to WORK.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
@@ -39,10 +39,21 @@ qemu_pid=$!
 trap 'kill -- -"$qemu_pid" 2>/dev/null || true' EXIT
 sleep 1
 
-GDBPORT=$port timeout 300 "$top/vm/boot/gdb.sh" "$kernel" -batch -x "$script" -ex "kill" >"$transcript" 2>&1 || true
+# In step mode, as make walkthrough runs it live, with an Enter ready for every pause:
+# the same script, and proof that each checkpoint is reached and paused at.
+checkpoints=$(grep -c '^[[:space:]]*checkpoint [0-9]' "$script" || true)
+for _ in $(seq "$checkpoints"); do echo; done >"$work/gdb-$name.enter"
+GDBPORT=$port timeout 300 "$top/vm/boot/gdb.sh" "$kernel" -batch -ex "set walkthrough-step on" \
+	-x "$script" -ex "kill" <"$work/gdb-$name.enter" >"$transcript" 2>&1 || true
 cat "$transcript"
 
 missing=0
+pauses=$(grep -o -- '--- end of checkpoint [^ ]*\. Enter' "$transcript" | wc -l)
+if [ "$checkpoints" -eq 0 ] || [ "$pauses" -ne $((checkpoints - 1)) ] ||
+	! grep -q -- '--- end of checkpoint .*: the walkthrough is over ---' "$transcript"; then
+	echo "gdb-check: step mode paused $pauses times for $checkpoints checkpoints (expected $((checkpoints - 1)) and the end)"
+	missing=1
+fi
 while IFS= read -r pattern; do
 	case "$pattern" in "#"* | "") continue ;; esac
 	if ! grep -qE -- "$pattern" "$transcript"; then
