@@ -52,13 +52,41 @@ def saved_frame(fibril):
     return gdb.Value(ulong(fibril["sp"])).cast(frame_type.pointer()).dereference()
 
 
+def cpu_esp_if_current(task):
+    """This CPU's %esp if task is the one running on it (GDB's selected CPU), else None."""
+    if ulong(task) != ulong(cpus.get_current_task(cpus.get_current_cpu()).address):
+        return None
+    return ulong(gdb.parse_and_eval("$esp"))
+
+
+def stack_owner(task, esp):
+    """Which of the task's chains owns the stack that esp is on."""
+    size = int(thread_size())
+    for list_name in ("runnable_fibrils", "sleeping_fibrils"):
+        if not has_field(task.dereference(), list_name):
+            continue
+        for fibril in fibrils_on(task.dereference(), list_name):
+            if ulong(fibril["stack"]) <= esp < ulong(fibril["stack"]) + size:
+                return "on the stack of fibril 0x{:08x}, from {}".format(
+                    ulong(fibril.address), list_name)
+    return "on no stack of this task's fibrils"
+
+
 def describe(fibril, running):
     base = ulong(fibril["stack"])
     top = base + int(thread_size())
     state = int(fibril["state"])
     line = "  fibril 0x{:08x}  stack 0x{:08x}..0x{:08x}".format(ulong(fibril.address), base, top)
     if running:
-        return line + "  RUNNING NOW (its %esp is the CPU's)"
+        # task->fibril names the chain the task runs, but in the middle of a switch %esp
+        # is already (or still) on another stack: say where %esp is, never assume it.
+        esp = cpu_esp_if_current(fibril["task"])
+        if esp is None:
+            return line + "  task->fibril (the task is not running on this CPU)"
+        if base <= esp < top:
+            return line + "  RUNNING: %esp 0x{:08x} is on its stack".format(esp)
+        return line + "  task->fibril, but %esp 0x{:08x} is NOT on its stack ({}: a switch is under way)".format(
+            esp, stack_owner(fibril["task"], esp))
     sp = ulong(fibril["sp"])
     ret = ulong(saved_frame(fibril)["ret_addr"])
     where = gdb.execute("info symbol 0x{:x}".format(ret), to_string=True).strip()
