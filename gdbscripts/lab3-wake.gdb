@@ -40,5 +40,7 @@ printf "switch_to_fibril(prev = 0x%08lx, next = 0x%08lx)\n", (unsigned long)$eax
 if (unsigned long)$edx == (unsigned long)$wf
   echo next is the fibril the wake target named: yes\n
 end
+# task->fibril already names next, but %esp is still on prev's stack until the swap
+lx-fibrils
 delete
 checkpoint-end

@@ -104,6 +104,8 @@ if [ -z "$submission" ]; then
 	# Every handout's grading table is the one tests.conf gives, and adds up to what
 	# this run graded each lab's solved tree out of.
 	"$top/vm/grade/handout-tables.sh" "$results/results.tsv" || failed+=("handout grading tables")
+	# No passing check prints a line that reads as an error (a stale errno).
+	"$top/vm/grade/pass-lines.py" "$results"/lab*-smp*.log || failed+=("passing lines that read as errors")
 	# A handout's GDB steps are its walkthrough script's (which this run checked).
 	"$top/vm/grade/handout-gdb.py" --check || failed+=("handout GDB steps (vm/grade/handout-gdb.py --write)")
 	# The docs, rendered in a real browser: links, images, figures, a screenshot a page.

@@ -39,7 +39,8 @@ static void fork_sleepers(pid_t *pids, int n, int first_ms, int step_ms)
 {
 	for (int k = 0; k < n; k++) {
 		pids[k] = fork();
-		REQUIRE(pids[k] >= 0, "fork: %s", strerror(errno));
+		REQUIRE(pids[k] >= 0, "fork child %d%s%s", k, pids[k] < 0 ? ": " : "",
+			pids[k] < 0 ? strerror(errno) : "");
 		if (pids[k] == 0) {
 			struct timespec t = { 0, (first_ms + k * step_ms) * 1000000L };
 
