@@ -29,12 +29,12 @@ declare -A what=(
 	[asys_roundtrip]="asys: read blocks on a fibril; write; await"
 	[thread_per_call_roundtrip]="a thread per call: create, read blocks; write; join"
 	[worker_thread_roundtrip]="a pre-started worker: futex hand-off, read blocks; write; futex wait"
-	[iouring_async_roundtrip]="io_uring, IOSQE_ASYNC: io-wq worker arms the poll; write; reap"
-	[iouring_roundtrip]="io_uring: poll armed at submit; write; reap"
+	[iouring_async_roundtrip]="io_uring, IOSQE_ASYNC, pipe: read punted to io-wq at submit; write; reap"
+	[iouring_roundtrip]="io_uring, pipe: 6.1 pipes lack FMODE_NOWAIT: poll armed, then io-wq reads; write; reap"
 	[fibril_switch]="one fibril switch (Lab 2 self-test)"
 	[process_switch]="one process switch (pipe ping-pong, incl. write + read)"
 	[direct_pipe_rw]="extra: write(1 byte) + read(1 byte) on a pipe, directly: nothing blocks"
-	[iouring_eventfd_roundtrip]="extra, control: io_uring round trip on an eventfd instead of a pipe")
+	[iouring_eventfd_roundtrip]="extra, io_uring's working path: eventfd read retried from task work, no io-wq; write; reap")
 # Figures printed when the benchmarks gave them, not RESULT lines of the lab's targets.
 extras=(direct_pipe_rw iouring_eventfd_roundtrip)
 declare -A fig=() wt=()
