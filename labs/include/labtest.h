@@ -15,23 +15,30 @@
 
 static int labtest_failures;
 
-/* CHECK(cond, fmt, ...): report one check; a failed check fails the test, which goes on. */
-#define CHECK(cond, ...)                                                       \
+/*
+ * LABTEST_REPORT(ok, "condition", fmt, ...): one check's line, "pass: ..." or "FAIL: ...
+ * <-- (condition)". Write the message as what was expected and what happened ("... gives
+ * ENOSYS (got %ld)"): a FAIL line is all a student sees of a failure.
+ */
+#define LABTEST_REPORT(ok, cond_text, ...)                                     \
 	do {                                                                   \
-		int ok_ = !!(cond);                                            \
+		int ok_ = (ok);                                                \
 		printf("%s: ", ok_ ? "pass" : "FAIL");                         \
 		printf(__VA_ARGS__);                                           \
-		printf("%s\n", ok_ ? "" : "   <-- (" #cond ")");              \
+		printf("%s\n", ok_ ? "" : "   <-- (" cond_text ")");          \
 		fflush(stdout);                                                \
 		if (!ok_)                                                      \
 			labtest_failures++;                                    \
 	} while (0)
 
+/* CHECK(cond, fmt, ...): report one check; a failed check fails the test, which goes on. */
+#define CHECK(cond, ...) LABTEST_REPORT(!!(cond), #cond, __VA_ARGS__)
+
 /* REQUIRE: like CHECK, but a failure ends the test at once (nothing after it makes sense). */
 #define REQUIRE(cond, ...)                                                     \
 	do {                                                                   \
 		int req_ = !!(cond); /* once: cond may have side effects */    \
-		CHECK(req_, __VA_ARGS__);                                      \
+		LABTEST_REPORT(req_, #cond, __VA_ARGS__);                      \
 		if (!req_)                                                     \
 			exit(1);                                               \
 	} while (0)

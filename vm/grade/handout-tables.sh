@@ -13,6 +13,13 @@ for conf in "$top"/labs/lab[0-9]*/tests.conf; do
 	dir=$(dirname "$conf")
 	lab=${dir##*/lab}
 	handout="$dir/README.md"
+	# what every handout tells a student: the time to plan, how to rebuild and retest
+	for must in '^\*Expected time: ' '^##* Rebuild and retest$'; do
+		if ! grep -q -- "$must" "$handout"; then
+			echo "lab $lab: ${handout#"$top"/} lacks a line matching $must"
+			bad=1
+		fi
+	done
 	want=$("$top/vm/grade/grading-table.sh" "$lab")
 	have=$(sed -n '/^<!-- grading table:/,/^<!-- end grading table -->/p' "$handout" 2>/dev/null || true)
 	if [ "$have" != "$want" ]; then
