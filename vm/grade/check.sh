@@ -104,8 +104,18 @@ if [ -z "$submission" ]; then
 	# Every handout's grading table is the one tests.conf gives, and adds up to what
 	# this run graded each lab's solved tree out of.
 	"$top/vm/grade/handout-tables.sh" "$results/results.tsv" || failed+=("handout grading tables")
+	# Every exercise test that failed on a start tree said what it expected and got.
+	shopt -s nullglob
+	start_logs=("$results"/lab*-start-smp*.log)
+	guest_logs=("$results"/lab*-smp*.log)
+	shopt -u nullglob
+	if [ "${#start_logs[@]}" -gt 0 ]; then
+		"$top/vm/grade/fail-lines.py" "${start_logs[@]}" || failed+=("failure messages (vm/grade/fail-lines.py)")
+	fi
 	# No passing check prints a line that reads as an error (a stale errno).
-	"$top/vm/grade/pass-lines.py" "$results"/lab*-smp*.log || failed+=("passing lines that read as errors")
+	if [ "${#guest_logs[@]}" -gt 0 ]; then
+		"$top/vm/grade/pass-lines.py" "${guest_logs[@]}" || failed+=("passing lines that read as errors")
+	fi
 	# A handout's GDB steps are its walkthrough script's (which this run checked).
 	"$top/vm/grade/handout-gdb.py" --check || failed+=("handout GDB steps (vm/grade/handout-gdb.py --write)")
 	# The docs, rendered in a real browser: links, images, figures, a screenshot a page.

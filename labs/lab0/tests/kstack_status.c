@@ -23,11 +23,13 @@ int main(void)
 	int fds[2];
 	pid_t child;
 
-	REQUIRE(status_field(0, "KStackSize:", buf, sizeof(buf)), "/proc/self/status has KStackSize:");
+	REQUIRE(status_field(0, "KStackSize:", buf, sizeof(buf)),
+		"/proc/self/status has a KStackSize: line (expected \"KStackSize:\\t8192\"; got no such line: the exercise adds it in fs/proc/array.c)");
 	size = strtoul(buf, NULL, 0);
 	CHECK(size == 8192, "KStackSize is THREAD_SIZE = 8192 (got %lu)", size);
 
-	REQUIRE(status_field(0, "KStackUsed:", buf, sizeof(buf)), "/proc/self/status has KStackUsed:");
+	REQUIRE(status_field(0, "KStackUsed:", buf, sizeof(buf)),
+		"/proc/self/status has a KStackUsed: line (expected one after KStackSize:; got no such line)");
 	used = strtoul(buf, NULL, 0);
 	CHECK(used > PT_REGS_SIZE && used < size,
 	      "reading our own status uses %lu bytes: more than pt_regs, less than the stack", used);
@@ -42,7 +44,8 @@ int main(void)
 		_exit(0);
 	}
 	usleep(200 * 1000);	/* let the child reach its read() and sleep */
-	REQUIRE(status_field(child, "KStackUsed:", buf, sizeof(buf)), "the sleeping child has KStackUsed:");
+	REQUIRE(status_field(child, "KStackUsed:", buf, sizeof(buf)),
+		"the sleeping child's status has a KStackUsed: line (expected one; got no such line)");
 	used = strtoul(buf, NULL, 0);
 	CHECK(used > PT_REGS_SIZE && used < size,
 	      "a task asleep in read() uses %lu bytes of its kernel stack", used);
