@@ -4,8 +4,10 @@
 Reads the guest logs of the start trees (where every exercise test must fail) and, for
 each test that failed ("not ok N - NAME"), requires that its output
   - has at least one "FAIL:" line, and
-  - each FAIL line says what was expected and what happened: "expected", or "got",
-    or a watchdog line that names the step it was stuck in.
+  - each FAIL line says what happened: "expected"/"got"/"want"/"returned", a measured
+    value in parentheses ("(1503 ms)", "(default -1)"), or a watchdog line that names
+    the step it was stuck in. (What was expected is the message itself and the
+    condition printed after "<--".)
 A test that dies without a FAIL line (a bare "Alarm clock", a crash) fails this check.
 Prints each offence and exits 1 if there is any.
 """
@@ -13,7 +15,8 @@ import os
 import re
 import sys
 
-SAYS_WHAT = re.compile(r"expected|got|watchdog.*step", re.IGNORECASE)
+SAYS_WHAT = re.compile(r"expected|got|want|returned|watchdog.*step|\([^)]*\d[^)]*\)[^<]*<--",
+                       re.IGNORECASE)
 
 
 def tests_of(log):

@@ -51,7 +51,7 @@ int main(void)
 	struct asys_completion c;
 	unsigned long rargs[3];
 	char buf[4];
-	int fds[2], status;
+	int fds[2], status = -1;
 	long tr = 0, r;
 	pthread_t t;
 	sigset_t alrm;
@@ -99,7 +99,7 @@ int main(void)
 	if (child == 0)
 		_exit(await_is_empty("4: a forked child of a task with a call pending") ? 0 : 1);
 	CHECK(asys_reap_within(child, &status, 5000) && WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	      "the child found nothing to wait for");
+	      "the child found nothing to wait for (expected exit 0, got status 0x%x)", status);
 
 	asys_watchdog_step = "the end: collect the parent's calls";
 	ok = write(fds[1], "y", 1) == 1;
