@@ -158,7 +158,8 @@ static void cond_timedwait(void)
 	pthread_mutex_unlock(&m);
 	el = now_ms() - t0;
 	CHECK(ret == ETIMEDOUT && el >= 49.9 && el < 50 + SLACK_MS,
-	      "pthread_cond_timedwait 50 ms (futex hrtimer): %s after %.1f ms", strerror(ret), el);
+	      "pthread_cond_timedwait 50 ms (futex hrtimer): ETIMEDOUT after 50 ms (got %s after %.1f ms)",
+	      ret == ETIMEDOUT ? "ETIMEDOUT" : strerror(ret), el);
 }
 
 static void sleeps(void)
