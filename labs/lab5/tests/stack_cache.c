@@ -121,7 +121,8 @@ int main(void)
 	REQUIRE(ok, "this kernel has asys_submit");
 	ok = read_stacks(&a) == 0;
 	REQUIRE(ok, "%s has the four counters allocated, reused, freed, cached "
-		"(no file: fibril stacks are not cached, the exercise is not done)", STACKS);
+		"(got %s: fibril stacks are not cached, the exercise is not done)", STACKS,
+		access(STACKS, F_OK) ? "no such file" : "a file without all four");
 	ok = pipe(fds) == 0;
 	REQUIRE(ok, "pipe()");
 	baseline = kernel_stack_baseline();
