@@ -20,6 +20,11 @@ for conf in "$top"/labs/lab[0-9]*/tests.conf; do
 			bad=1
 		fi
 	done
+	# every exercise heading is followed by its difficulty and the time to plan
+	if ! awk '/^##+ (Exercise:|[0-9]+\. )/ { h = $0; getline; getline; if ($0 !~ /^\*Difficulty: /) { print h; bad = 1 } } END { exit bad }' "$handout" >/dev/null; then
+		echo "lab $lab: an exercise heading in ${handout#"$top"/} is not followed by its '*Difficulty: ...*' line"
+		bad=1
+	fi
 	want=$("$top/vm/grade/grading-table.sh" "$lab")
 	have=$(sed -n '/^<!-- grading table:/,/^<!-- end grading table -->/p' "$handout" 2>/dev/null || true)
 	if [ "$have" != "$want" ]; then
