@@ -29,6 +29,9 @@ require_cmd() {
 # gdb, other), when make check asked for one (TIMING_FILE).
 # edition_solved: in a student edition (make release), the first lab whose reference
 # solution it does not have (RELEASE: SOLVED=k); nothing in the instructor's repository.
+# free_port: a free TCP port on the loopback interface (for a GDB stub, a web server, sshd)
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
 edition_solved() { sed -n 's/^SOLVED=\([0-9][0-9]*\):.*/\1/p' "$top/RELEASE" 2>/dev/null || true; }
 
 # handin_path_allowed "PREFIX..." FILE: may a hand-in change FILE? Only under a prefix of

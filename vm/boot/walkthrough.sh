@@ -43,18 +43,10 @@ bzimage="$kernel/bzImage"
 [ -f "$bzimage" ] || bzimage="$kernel/arch/x86/boot/bzImage"
 
 work="$BUILD/walkthrough/$name"
-mkdir -p "$work"
-gcc -m32 -static -O2 -Wall -pthread -I"$top/labs/include" -o "$work/prog" "$target"
-"$top/vm/boot/initramfs.sh" "$work/initramfs.cpio.gz" --run "$work/prog" >/dev/null
-disk_arg=""
-disk_size=$(awk '$1 == "disk" { print $2 }' "$conf")
-if [ -n "$disk_size" ]; then
-	"$top/vm/boot/disk.sh" "$work/disk.img" "$disk_size" >/dev/null
-	disk_arg="--disk $work/disk.img"
-fi
+disk_arg=$("$top/vm/boot/walkthrough-guest.sh" "$lab" "$name" "$work")
 
 # A free port, so that a walkthrough and make check's own never meet.
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 session="walkthrough-$name-$port"
 step=on
 [ "${STEP:-1}" = 0 ] && step=off

@@ -32,7 +32,7 @@ fi
 root=$(mktemp -d)
 ln -s "$docs" "$root/docs"
 cp "$top/vm/docs/harness.html" "$root/"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 python3 -m http.server --bind 127.0.0.1 --directory "$root" "$port" >"$root/server.log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$root"' EXIT

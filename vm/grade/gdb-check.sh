@@ -14,26 +14,18 @@ script="$top/gdbscripts/$name.gdb"
 expect="$top/gdbscripts/$name.expect"
 if [ ! -f "$script" ] || [ ! -f "$expect" ]; then die "missing $script or $expect"; fi
 
-prog="$work/gdb-$name.prog"
-gcc -m32 -static -O2 -Wall -pthread -I"$top/labs/include" -o "$prog" "$top/gdbscripts/targets/$name.c"
-"$top/vm/boot/initramfs.sh" "$work/gdb-$name.cpio.gz" --run "$prog"
-
-# A lab whose tests use a disk (tests.conf "disk SIZE") gets a fresh ext4 one here too.
-disk_args=()
-disk_size=$(awk '$1 == "disk" { print $2 }' "$top/labs/lab$lab/tests.conf")
-if [ -n "$disk_size" ]; then
-	"$top/vm/boot/disk.sh" "$work/gdb-$name.img" "$disk_size" >/dev/null
-	disk_args=(--disk "$work/gdb-$name.img")
-fi
+# The walkthrough's program as /run/prog, and a disk if the lab's tests use one.
+guest="$work/gdb-$name"
+read -r -a disk_args <<<"$("$top/vm/boot/walkthrough-guest.sh" "$lab" "$name" "$guest")"
 
 # A free port of our own (never the GDBPORT a student's make qemu-gdb uses), so parallel
 # runs and a live session do not collide.
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 transcript="$work/gdb-$name.transcript"
 # QEMU in a process group of its own: the trap ends exactly it (and its timeout and
 # tee), by that group's id, never by a pattern that could match someone else's QEMU.
 GDBPORT=$port setsid "$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" \
-	--initrd "$work/gdb-$name.cpio.gz" --mode run --gdb --timeout 600 \
+	--initrd "$guest/initramfs.cpio.gz" --mode run --gdb --timeout 600 \
 	--log "$work/gdb-$name.guest.log" "${disk_args[@]}" >/dev/null 2>&1 &
 qemu_pid=$!
 trap 'kill -- -"$qemu_pid" 2>/dev/null || true' EXIT

@@ -84,7 +84,7 @@ chmod 700 "$ssh_dir"
 ssh-keygen -q -t ed25519 -N '' -f "$ssh_dir/host_key"
 ssh-keygen -q -t ed25519 -N '' -f "$ssh_dir/user_key"
 cp "$ssh_dir/user_key.pub" "$ssh_dir/authorized_keys"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 cat >"$ssh_dir/sshd_config" <<CONF
 ListenAddress 127.0.0.1
 Port $port
