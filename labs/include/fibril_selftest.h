@@ -20,7 +20,7 @@
 
 struct report {
 	long fibrils, switches, checks_failed, refused, elapsed_ms, status;
-	long rounds, wakeups, spurious, early, min_sleep_us, max_sleep_us;
+	long rounds, wakeups, spurious, early, min_sleep_us, max_sleep_us, max_asleep;
 	char mode[32], result[32];
 };
 
@@ -30,11 +30,13 @@ static inline void report_set(struct report *rep, const char *key, const char *v
 	static const char *const keys[] = {
 		"fibrils", "switches", "checks_failed", "refused", "elapsed_ms", "status",
 		"rounds", "wakeups", "spurious", "early", "min_sleep_us", "max_sleep_us",
+		"max_asleep",
 	};
 	long *const vals[] = {
 		&rep->fibrils, &rep->switches, &rep->checks_failed, &rep->refused,
 		&rep->elapsed_ms, &rep->status, &rep->rounds, &rep->wakeups,
 		&rep->spurious, &rep->early, &rep->min_sleep_us, &rep->max_sleep_us,
+		&rep->max_asleep,
 	};
 	unsigned int i;
 

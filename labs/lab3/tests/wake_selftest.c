@@ -79,10 +79,14 @@ static void hrtimer_mode(void)
 	/* early: by the clocksource for hrtimer sleeps, in jiffies for msleep-style ones */
 	CHECK(r.early == 0 && r.min_sleep_us >= 20000,
 	      "  no sleep ended early (early %ld, shortest %ld us)", r.early, r.min_sleep_us);
-	CHECK(r.max_sleep_us < 1000000, "  longest sleep %ld us < 1 s", r.max_sleep_us);
-	/* one after the other would be 4 x 10 x 20 ms = 800 ms */
-	CHECK(r.elapsed_ms >= 200 && r.elapsed_ms < 800,
-	      "  the fibrils slept at the same time: %ld ms (>= 200, < 800)", r.elapsed_ms);
+	/*
+	 * Overlap is counted, not timed: a wall-clock bound fails on a loaded
+	 * host.  If a sleeping fibril held up the whole task, never more than
+	 * one would be inside a sleep at a time.
+	 */
+	CHECK(r.max_asleep >= 2 && r.max_asleep <= 4,
+	      "  the fibrils slept at the same time: up to %ld of 4 asleep at once (want 2..4; %ld ms in all)",
+	      r.max_asleep, r.elapsed_ms);
 
 	run_ok("mode=hrtimer fibrils=2 rounds=10 ms=20 main=sleep", &r);
 	CHECK(r.wakeups == 20 && r.early == 0 && r.min_sleep_us >= 20000,
@@ -130,7 +134,12 @@ static void kill_during(const char *line)
 	s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
 	      "  the child died of SIGKILL (status %#x)", status);
-	CHECK(s < 5.0, "  within %.2f s of the SIGKILL", s);
+	/*
+	 * A death takes milliseconds; 10 s is a bound no loaded host reaches,
+	 * yet far short of a run that ignored the signal (the hrtimer one
+	 * would last 100 s, the others tens of seconds in TCG).
+	 */
+	CHECK(s < 10.0, "  within %.2f s of the SIGKILL", s);
 }
 
 int main(void)
@@ -161,7 +170,7 @@ int main(void)
 
 	kill_during("mode=waitqueue fibrils=4 rounds=100000 main=sleep");
 	kill_during("mode=taskwake fibrils=3 rounds=100000");
-	kill_during("mode=hrtimer fibrils=4 rounds=1000 ms=20");
+	kill_during("mode=hrtimer fibrils=4 rounds=1000 ms=100");
 
 	after = kernel_stack_settle(base);
 	CHECK(after == base, "KernelStack: %ld kB after, %ld kB before", after, base);

@@ -6,7 +6,7 @@
  * A SIGALRM handler is installed WITHOUT SA_RESTART.
  *   1. An asys read on an empty pipe is pending; main sleeps in user space's usleep()
  *      loop; alarm(1) fires and the handler runs. The read completes with return_code
- *      -EINTR, and await returns that completion promptly.
+ *      -EINTR, and await returns that completion (not the rescuer's byte).
  *   2. Another read is pending and main is blocked in asys_await_completion when
  *      alarm(1) fires: await returns -1 with errno EINTR, and the read, interrupted by
  *      the same signal, completes with -EINTR at the next await.
@@ -14,7 +14,7 @@
  *      the signal interrupted returns EINTR, the call's completion comes afterwards.)
  *
  * No hang on a kernel that gets this wrong: a "rescuer" child writes to the pipe after
- * 3 s, so a read the signal failed to interrupt completes with 1 instead of -EINTR and
+ * 6 s, so a read the signal failed to interrupt completes with 1 instead of -EINTR and
  * the test reports it. SIGALRM is the test's own signal here, so the watchdog is the
  * same handler: an alarm the test did not arm means the test is stuck.
  */
@@ -25,7 +25,7 @@
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
 
 #define WATCHDOG_S 10
-#define RESCUE_MS 3000
+#define RESCUE_MS 6000	/* 5 s after the 1 s alarm: room for a loaded host */
 
 static volatile sig_atomic_t test_alarm_armed, alarms;
 
@@ -84,7 +84,7 @@ static void signal_interrupts_pending_call(void)
 	char buf[4];
 	unsigned long args[3];
 	struct asys_completion c;
-	double t0, dt;
+	double t0;
 	pid_t res;
 	long r;
 
@@ -103,15 +103,12 @@ static void signal_interrupts_pending_call(void)
 	printf("SIGALRM caught after %.0f ms\n", asys_now_ms() - t0);
 
 	asys_watchdog_step = "1: await the interrupted read";
-	t0 = asys_now_ms();
 	r = asys_await_completion(&c);
-	dt = asys_now_ms() - t0;
 	CHECK(r == 1, "1: await returned 1 (returned %ld, errno %s)", r, r < 0 ? asys_errname(errno) : "-");
 	CHECK(r == 1 && c.cookie == 0x51, "1: the completion is the read's (cookie 0x%lx)", c.cookie);
 	CHECK(r == 1 && c.return_code == -EINTR,
 	      "1: the signal interrupted the pending read: return_code %ld = -EINTR (1 would mean the rescuer's byte)",
 	      c.return_code);
-	CHECK(dt < 1000, "1: it completed promptly (%.0f ms), not when the rescuer wrote", dt);
 	stop_rescuer(res);
 	close(fds[1]);		/* EOF ends a read still pending */
 	if (r != 1)
@@ -151,14 +148,11 @@ static void signal_interrupts_await(void)
 
 	if (r == -1) {
 		asys_watchdog_step = "2: await the interrupted read";
-		t0 = asys_now_ms();
 		r = asys_await_completion(&c);
-		dt = asys_now_ms() - t0;
 	}
 	CHECK(r == 1 && c.cookie == 0x52 && c.return_code == -EINTR,
 	      "2: the pending read was interrupted too: cookie 0x%lx, return_code %ld (want 0x52, -EINTR)",
 	      c.cookie, c.return_code);
-	CHECK(dt < 1000, "2: and its completion came promptly (%.0f ms)", dt);
 	stop_rescuer(res);
 	close(fds[1]);		/* EOF ends a read still pending */
 	if (r != 1)
