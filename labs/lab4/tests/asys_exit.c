@@ -3,15 +3,17 @@
  * fibril stack and completion is freed.
  *
  * (exercise 5)
- * Four children each submit [nanosleep 3 s, read on an empty pipe, getpid] (two calls
+ * Four children each submit [nanosleep 10 s, read on an empty pipe, getpid] (two calls
  * pending, one completion uncollected), tell the parent, and then:
  *   exit_group   _exit(0)
  *   exit         the raw exit system call (1)
  *   SIGKILL      wait in pause() until the parent kills them
  *   execve       re-execute this program with --exec-child; the new image checks that
  *                it inherited nothing (await returns 0 at once) and exits 42
- * The parent must reap each within 1.5 s (not after the 3 s sleep) with the expected
- * status. Then KernelStack: in /proc/meminfo must come back to its baseline within 2 s:
+ * The parent must reap each within 6 s (not after the 10 s sleep: the gap is room for
+ * a loaded host, prompt exits take milliseconds) with the expected status. Then
+ * KernelStack: in /proc/meminfo must come back to its baseline (stacks go back through
+ * RCU, which a starved guest delays, so it may take up to 15 s):
  * 8 fibril stacks of 8 kB would leak otherwise.
  *
  * A kernel whose exit waits for pending calls would wait forever for the read (only
@@ -35,16 +37,15 @@ static char *self;
 static int exec_child(void)
 {
 	struct asys_completion c;
-	double t0 = asys_now_ms();
 	long r;
 
-	asys_watchdog(5);
+	/* an inherited pending call would block await: the watchdog ends it */
+	asys_watchdog(30);
 	asys_watchdog_step = "await in the image after execve";
 	r = asys_await_completion(&c);
-	if (r == 0 && asys_now_ms() - t0 < 50)
+	if (r == 0)
 		return 42;
-	printf("after execve: await returned %ld after %.1f ms (want 0 at once: nothing inherited)\n",
-	       r, asys_now_ms() - t0);
+	printf("after execve: await returned %ld (want 0: nothing inherited)\n", r);
 	return 43;
 }
 
@@ -59,7 +60,7 @@ static void child_main(int mode, int ready)
 	rargs[0] = hold[0];
 	rargs[1] = (unsigned long)buf;
 	rargs[2] = 1;
-	asys_sleep_req(&reqs[0], 1, 3 * 1000, &ts, sargs);
+	asys_sleep_req(&reqs[0], 1, 10 * 1000, &ts, sargs);
 	asys_req(&reqs[1], SYS_read, 2, rargs, 3);
 	asys_req(&reqs[2], SYS_getpid, 3, NULL, 0);
 	r = asys_submit(reqs, 3);
@@ -91,21 +92,21 @@ static void run_child(enum mode mode)
 
 	asys_watchdog_step = mode_name[mode];
 	CHECK(asys_fork_ready(child_main, mode, &child),
-	      "%s child: submitted a 3 s sleep, a pipe read and a getpid", mode_name[mode]);
+	      "%s child: submitted a 10 s sleep, a pipe read and a getpid", mode_name[mode]);
 	REQUIRE(child > 0, "fork()");
 	usleep(20 * 1000);	/* let it reach its exit / pause / execve */
 	t0 = asys_now_ms();
 	if (mode == KILLED)
 		kill(child, SIGKILL);
-	reaped = asys_reap_within(child, &status, 1500);
+	reaped = asys_reap_within(child, &status, 6000);
 	dt = asys_now_ms() - t0;
-	CHECK(reaped, "%s child reaped within 1.5 s (%.1f ms)", mode_name[mode], dt);
+	CHECK(reaped, "%s child reaped within 6 s, before its 10 s sleep could end (%.1f ms)", mode_name[mode], dt);
 	if (!reaped) {
 		/* its exit waits for the read: give it its byte */
 		if (write(hold[1], "r", 1) != 1)
 			printf("cannot write the rescue byte\n");
 		kill(child, SIGKILL);
-		if (!asys_reap_within(child, &status, 8000)) {
+		if (!asys_reap_within(child, &status, 12000)) {
 			printf("the %s child cannot even be killed: giving up on it\n", mode_name[mode]);
 			return;
 		}
@@ -133,7 +134,7 @@ int main(int argc, char **argv)
 		return exec_child();
 	self = argv[0][0] == '/' ? argv[0] : "/proc/self/exe";
 
-	asys_watchdog(60);
+	asys_watchdog(110);	/* a start tree takes about 60 s: each child waits out its bound */
 	ok = asys_present();
 	REQUIRE(ok, "this kernel has asys_submit (system call 451)");
 	ok = pipe(hold) == 0;
@@ -145,7 +146,7 @@ int main(int argc, char **argv)
 		run_child(m);
 
 	asys_watchdog_step = "KernelStack back to baseline";
-	now = asys_kernel_stack_settles(base, 2000);
+	now = asys_kernel_stack_settles(base, 15000);
 	CHECK(now <= base + ASYS_KSTACK_SLACK_KB,
 	      "KernelStack back to its baseline: %ld kB, baseline %ld kB (slack %d kB): no fibril stack leaked",
 	      now, base, ASYS_KSTACK_SLACK_KB);

@@ -57,7 +57,7 @@ static int exec_child(void)
 	struct asys_completion c;
 	long r;
 
-	asys_watchdog(3);
+	asys_watchdog(10);
 	asys_watchdog_step = "await in the image after execve (the call was inherited)";
 	r = asys_await_completion(&c);
 	return r == 0 ? 42 : 43;
@@ -167,7 +167,7 @@ int main(int argc, char **argv)
 		run_child(m);
 
 	asys_watchdog_step = "KernelStack back to baseline";
-	now = asys_kernel_stack_settles(base, 2000);
+	now = asys_kernel_stack_settles(base, 15000);
 	CHECK(now <= base + ASYS_KSTACK_SLACK_KB,
 	      "KernelStack back to its baseline: %ld kB, baseline %ld kB (slack %d kB): no fibril stack leaked",
 	      now, base, ASYS_KSTACK_SLACK_KB);

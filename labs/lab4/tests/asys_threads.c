@@ -146,7 +146,7 @@ static void fork_child(void)
 		int bad = 0;
 		double t0 = asys_now_ms();
 
-		alarm(5);	/* the parent's alarm is not inherited; the handler is */
+		alarm(30);	/* the parent's alarm is not inherited; the handler is */
 		int timed_out;
 
 		asys_watchdog_step = "the forked child's await";

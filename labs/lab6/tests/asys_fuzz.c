@@ -1063,7 +1063,7 @@ static void child(struct worker *w, int mode, int ready_fd)
 {
 	struct asys_input r[3];
 	struct asys_completion c;
-	struct asys_timespec32 ts = { 10, 0 };
+	struct asys_timespec32 ts = { 30, 0 };	/* far past the parent's 20 s bound */
 	unsigned long sargs[2] = { KADDR(&ts), 0 }, rargs[3];
 	int hold[2];
 	char buf[4];
@@ -1103,12 +1103,10 @@ static int exec_child(void)
 {
 	struct asys_completion c;
 	struct asys_input r;
-	double t0 = asys_now_ms();
 
+	/* an inherited pending call would block here: the parent's bound catches it */
 	if (asys_await_completion(&c) != 0)
 		return 20;
-	if (asys_now_ms() - t0 > 500)
-		return 21;
 	asys_req(&r, NR_getpid, 7, NULL, 0);
 	if (asys_submit(&r, 1) != 1 || asys_await_completion(&c) != 1 || c.cookie != 7 ||
 	    c.return_code != getpid())
@@ -1121,7 +1119,6 @@ static void fork_test(struct worker *w)
 	static const char *const what[] = { "_exit", "execve", "SIGKILL" };
 	int mode = (int)rnd(w, 3), sync[2], status = 0;
 	char k;
-	double t0;
 	pid_t pid;
 
 	if (pipe(sync))
@@ -1141,24 +1138,27 @@ static void fork_test(struct worker *w)
 	w->child = pid;
 	{
 		struct pollfd pf = { sync[0], POLLIN, 0 };
-		double until = asys_now_ms() + 6000;
+		double until = asys_now_ms() + 20000;
 		int got = 0;
 
 		while (!got && asys_now_ms() < until)
 			if (poll(&pf, 1, 100) == 1)
 				got = read(sync[0], &k, 1) >= 0 || errno != EINTR;
 		if (!got)
-			violation(w, "forked child (%s) not ready after 6 s: stuck in its first await (it must return 0 at once: nothing is inherited) or submit",
+			violation(w, "forked child (%s) not ready after 20 s: stuck in its first await (it must return 0 at once: nothing is inherited) or submit",
 				  what[mode]);
 	}
 	close(sync[0]);
-	t0 = asys_now_ms();
 	if (mode == 2)
 		kill(pid, SIGKILL);
 	w->doing = "reaping a child that left with calls pending";
-	/* "promptly": well before the pending 10 s sleep would end, on a loaded TCG host */
-	if (!asys_reap_within(pid, &status, 8000)) {
-		violation(w, "child (%s with 2 calls pending) not reaped after 8 s", what[mode]);
+	/*
+	 * "promptly": before the pending 30 s sleep would end. A prompt exit takes
+	 * milliseconds; the 10 s between the bound and the sleep are room for a
+	 * loaded host, not a speed target.
+	 */
+	if (!asys_reap_within(pid, &status, 20000)) {
+		violation(w, "child (%s with 2 calls pending) not reaped after 20 s", what[mode]);
 		kill(pid, SIGKILL);
 		if (!asys_reap_within(pid, &status, 4000))
 			violation(w, "child %d cannot even be killed", pid);
@@ -1171,9 +1171,6 @@ static void fork_test(struct worker *w)
 		      : !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
 		violation(w, "child (%s with calls pending) ended with status %#x (10-15: in the child, 20-23: after execve; see child())",
 			  what[mode], status);
-	if (asys_now_ms() - t0 > 5000)
-		violation(w, "child (%s with calls pending) took %.0f ms to go", what[mode],
-			  asys_now_ms() - t0);
 	(*(mode == 0 ? &w->st.forks_exit : mode == 1 ? &w->st.forks_exec : &w->st.forks_kill))++;
 	note_progress(w, "after a fork test");
 }
@@ -1612,8 +1609,13 @@ int main(int argc, char **argv)
 	}
 	ks1 = kernel_stack_settle(ks0);
 	if (ks1 > ks0 + ASYS_KSTACK_SLACK_KB)
-		ks1 = asys_kernel_stack_settles(ks0, 3000);
+		ks1 = asys_kernel_stack_settles(ks0, 15000);
 	su1 = sunreclaim_settled();
+	/* RCU frees late in a starved guest: only a value still too high waits longer */
+	for (i = 0; i < 300 && su1 > su0 + (long)opt.slab_kb; i++) {
+		usleep(100 * 1000);
+		su1 = meminfo_kb("SUnreclaim");
+	}
 	read_slabinfo(&after);
 	printf("KernelStack: %ld kB at the start, %ld kB at the end\n", ks0, ks1);
 	printf("SUnreclaim: %ld kB at the start, %ld kB at the end (%+ld kB; %lu kB allowed)\n",
