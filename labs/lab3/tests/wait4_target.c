@@ -1,9 +1,14 @@
 /*
  * wait4_target (Lab 3 exercise): an exit wakes the one fibril that waits for that child.
  *
- * The writer forks N children that exit one after another, then runs the
+ * The writer forks N children that wait on a release pipe, then runs the
  * self-test's "mode=wait4 fibrils=N main=sleep": fibril i sleeps in
- * kernel_wait4() for child i (odd fibrils with __WNOTHREAD).
+ * kernel_wait4() for child i (odd fibrils with __WNOTHREAD). A releaser thread
+ * lets the children go one at a time, each only once the writer is asleep
+ * (every fibril in do_wait()) and the previous child is reaped. Children on
+ * timers would not do: on a slow host they could all be zombies before the
+ * run starts, no fibril would ever sleep, and a kernel that wakes every
+ * fibril would pass.
  *
  * Behaviour checked: every fibril reaps its own child, and the run takes at most
  * 4 fibril switches per child. A wake-up that reaches every waiting fibril (each
@@ -12,6 +17,7 @@
  * A fibril that is never woken at all hangs in do_wait(): the watchdog ends the
  * test after 100 s with a line that says so.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -20,7 +26,6 @@
 #define NR_CHILDREN	12
 #define SWITCHES_PER_CHILD	4	/* targeted: ~3; task-directed: ~N/2 more */
 
-/* Fork n children; child k sleeps first_ms + k * step_ms, then exits. */
 /* A lost wake-up leaves a fibril asleep in do_wait() for ever: say so, and fail (exit 1). */
 static void on_watchdog(int sig)
 {
@@ -34,28 +39,96 @@ static void on_watchdog(int sig)
 	_exit(1);
 }
 
-static void fork_sleepers(pid_t *pids, int n, int first_ms, int step_ms)
+static int release[2];	/* a byte lets one child exit */
+static pid_t pids[NR_CHILDREN];
+
+/* Fork n children that each exit once they read a byte (or EOF) from release[0]. */
+static void fork_waiters(int n)
 {
 	for (int k = 0; k < n; k++) {
 		pids[k] = fork();
 		REQUIRE(pids[k] >= 0, "fork child %d%s%s", k, pids[k] < 0 ? ": " : "",
 			pids[k] < 0 ? strerror(errno) : "");
 		if (pids[k] == 0) {
-			struct timespec t = { 0, (first_ms + k * step_ms) * 1000000L };
+			char c;
 
-			while (t.tv_nsec >= 1000000000L) {
-				t.tv_sec++;
-				t.tv_nsec -= 1000000000L;
-			}
-			nanosleep(&t, NULL);
-			_exit(0);
+			close(release[1]);
+			_exit(read(release[0], &c, 1) < 0);
 		}
 	}
+	close(release[0]);
+}
+
+/* The state letter in /proc/PID/stat ('S': asleep), '?' once it is gone. */
+static char proc_state(pid_t pid)
+{
+	char path[64], line[256], *paren;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return '?';
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	fclose(f);
+	paren = strrchr(line, ')');
+	return paren && paren[1] == ' ' ? paren[2] : '?';
+}
+
+/* The writer's "Fibrils:" count (its main chain included): above 1 while the run is on. */
+static long fibrils_of(pid_t pid)
+{
+	char path[64], line[128];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Fibrils: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+static int children_left(void)
+{
+	int left = 0;
+
+	for (int k = 0; k < NR_CHILDREN; k++)
+		left += proc_state(pids[k]) != '?';
+	return left;
+}
+
+static volatile int run_over;
+
+/*
+ * The releaser: one child at a time, each when the run is on (the writer has
+ * fibrils), the writer sleeps (so every fibril sleeps in do_wait()) and the
+ * child before it has been reaped. No step is timed: a child that is never
+ * reaped is the watchdog's business.
+ */
+static void *releaser(void *arg)
+{
+	pid_t writer = *(pid_t *)arg;
+
+	for (int k = 0; k < NR_CHILDREN && !run_over; k++) {
+		while (!run_over && (children_left() != NR_CHILDREN - k || fibrils_of(writer) <= 1 ||
+				     proc_state(writer) != 'S'))
+			usleep(1000);
+		if (run_over || write(release[1], "x", 1) != 1)
+			break;
+	}
+	return NULL;
 }
 
 int main(void)
 {
-	pid_t pids[NR_CHILDREN];
+	pid_t writer = getpid();
+	pthread_t rel;
 	struct report r;
 	char line[64];
 	long ret, bound;
@@ -69,9 +142,14 @@ int main(void)
 	ret = selftest_run("mode=wait4 fibrils=2", &r);
 	CHECK(ret == -ECHILD, "mode=wait4 with no children gives ECHILD (got %ld)", ret);
 
-	fork_sleepers(pids, NR_CHILDREN, 150, 40);
+	REQUIRE(pipe(release) == 0, "pipe() for the release of the children");
+	fork_waiters(NR_CHILDREN);
+	REQUIRE(pthread_create(&rel, NULL, releaser, &writer) == 0, "pthread_create() of the releaser");
 	snprintf(line, sizeof(line), "mode=wait4 fibrils=%d main=sleep", NR_CHILDREN);
 	ret = selftest_run(line, &r);
+	run_over = 1;
+	pthread_join(rel, NULL);
+	close(release[1]);	/* EOF lets any child still waiting go */
 	CHECK(ret == (long)strlen(line), "write(\"%s\") returns its length (got %ld)", line, ret);
 	CHECK(!strcmp(r.result, "ok") && r.checks_failed == 0,
 	      "  report: result %s, checks_failed %ld, status %ld", r.result,
