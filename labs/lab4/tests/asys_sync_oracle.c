@@ -13,23 +13,34 @@
  * signal interrupted ends early, one that the signal did not disturb (or that was
  * restarted) ends with the helper's data.
  *
+ * The order of signal, handler and data is fixed by conditions, never by sleeps: the
+ * guest may be slowed down by seconds at any point. A helper polls until the main
+ * thread is asleep (/proc/PID/stat says 'S'), until it is stopped ('T'), or until the
+ * scenario's handler has run (the handlers count in memory shared with the helpers),
+ * and only then takes its next step. Every wait also ends once the call has returned,
+ * so a kernel that completes a call too early gets a FAIL line, not a hang.
+ *
  *   pipe_alrm_restart       read() on an empty pipe, SIGALRM caught with SA_RESTART:
  *                           the read is restarted and returns the byte.
  *   pipe_alrm_norestart     the same without SA_RESTART: EINTR.
  *   pipe_sigchld_restart    a child exits (SIGCHLD caught with SA_RESTART): the read
- *                           is restarted and returns the byte written later.
+ *                           is restarted and returns the byte another child writes
+ *                           once the handler has run.
  *   pipe_stop_cont          SIGSTOP, then SIGCONT, no handler: the read never notices
  *                           and returns the byte written after the SIGCONT.
- *   nanosleep_stop_cont     nanosleep(300 ms) across SIGSTOP/SIGCONT: restarted through
- *                           restart_block, it returns 0 after the whole 300 ms.
- *   clock_nanosleep_stop_cont      clock_nanosleep(CLOCK_MONOTONIC, 300 ms), the same.
+ *   nanosleep_stop_cont     nanosleep(3 s) across SIGSTOP/SIGCONT: restarted through
+ *                           restart_block, it returns 0 after the whole 3 s. (Long so
+ *                           that the stop still finds it asleep on a slow host: no
+ *                           condition can hold a sleep open.)
+ *   clock_nanosleep_stop_cont      clock_nanosleep(CLOCK_MONOTONIC, 3 s), the same.
  *   clock_nanosleep_abs_stop_cont  the same with TIMER_ABSTIME (restarted as itself).
  *   poll_alrm_restart       poll() on an empty pipe, SIGALRM with SA_RESTART: poll is
  *                           never restarted after a handler: EINTR.
  *   futex_alrm_restart      FUTEX_WAIT (no timeout), SIGALRM with SA_RESTART: restarted,
  *                           it returns when the helper wakes it.
  *   wait4_sigchld_restart   wait4() for child B while child A exits (SIGCHLD with
- *                           SA_RESTART): restarted, it returns B's pid.
+ *                           SA_RESTART): restarted, it returns B's pid. (B exits once
+ *                           the handler for A has run.)
  *   socket_alrm_restart     read() on an AF_UNIX socketpair, SIGALRM with SA_RESTART:
  *                           restarted, it returns the byte. (Skipped, with a line that
  *                           says so, on a kernel without sockets: the lab's has none.)
@@ -49,8 +60,8 @@
  *
  * Every run also checks that the signal was sent while the call was pending, and that
  * the synchronous oracle gave what the scenario documents (otherwise the comparison
- * would prove nothing). The test never hangs: a watchdog names the step, and every
- * pending call is completed by its helper in the end.
+ * would prove nothing). The test never hangs: a watchdog (re-armed for every run) names
+ * the step, and every pending call is completed by its helper in the end.
  * Build: gcc -m32 -static -O2 -Wall -pthread -I labs/include -o asys_sync_oracle asys_sync_oracle.c
  * Run:   make run-guest PROG=asys_sync_oracle LAB=4
  */
@@ -65,8 +76,8 @@
 #include "labtest.h"
 #include "asys.h"
 
-#define WATCHDOG_S	6
-#define SLEEP_MS	300
+#define WATCHDOG_S	30	/* per run: the waits below have no time bound of their own */
+#define SLEEP_MS	3000	/* the stop must find the sleep still asleep, however late */
 #define COOKIE		0x0a5e1eUL
 
 /* i386 system call numbers, the same for the synchronous and the asys run */
@@ -82,6 +93,7 @@
 
 static volatile sig_atomic_t alrm_expected, alrm_caught, chld_caught, usr1_caught;
 static volatile long usr1_tid;		/* the thread that ran the SIGUSR1 handler */
+static void handled_one(void);		/* the helpers see it: D_WAIT_HANDLED */
 
 static void on_alrm(int sig)
 {
@@ -89,12 +101,14 @@ static void on_alrm(int sig)
 		asys_watchdog_fired(sig);	/* the watchdog: prints the step, exits 1 */
 	alrm_expected = 0;
 	alrm_caught++;
+	handled_one();
 }
 
 static void on_chld(int sig)
 {
 	(void)sig;
 	chld_caught++;
+	handled_one();
 }
 
 static void on_usr1(int sig)
@@ -102,6 +116,7 @@ static void on_usr1(int sig)
 	(void)sig;
 	usr1_tid = syscall(SYS_gettid);
 	usr1_caught++;
+	handled_one();
 }
 
 static void catch(int sig, void (*fn)(int), int flags)
@@ -136,8 +151,13 @@ static char stepbuf[160];
 /*
  * What a helper child does once the main thread sleeps. It is a child process, so it
  * never receives the process's signals and never runs on the parent's fibrils.
+ * D_WAIT_STATE waits until the main thread's state letter is arg ('S' asleep, 'T'
+ * stopped), D_WAIT_HANDLED until the scenario's handler has run arg times.
  */
-enum { D_END, D_SLEEP, D_KILL, D_TGKILL, D_WRITE, D_WRITE8, D_FUTEX_WAKE, D_EXIT };
+enum {
+	D_END, D_WAIT_STATE, D_WAIT_HANDLED, D_KILL, D_TGKILL, D_WRITE, D_WRITE8,
+	D_FUTEX_WAKE, D_EXIT
+};
 
 struct dstep {
 	int op, arg;
@@ -157,8 +177,15 @@ struct helper {
 struct shared {
 	int futex_word;
 	double sent_ms[2];	/* when helper i sent its first signal (or exited) */
+	int handled;		/* the scenario's handler ran this often (any thread) */
+	int call_done;		/* the call has returned: no wait makes sense any more */
 };
 static struct shared *shared;
+
+static void handled_one(void)
+{
+	__atomic_add_fetch(&shared->handled, 1, __ATOMIC_SEQ_CST);
+}
 
 /* the state letter of /proc/PID/stat ("PID (comm) S ..."), or 0 */
 static char proc_state(pid_t pid)
@@ -186,25 +213,51 @@ static void mark_sent(int idx)
 		shared->sent_ms[idx] = asys_now_ms();
 }
 
+static int holds(int op, int arg, pid_t parent)
+{
+	if (op == D_WAIT_STATE)
+		return proc_state(parent) == arg;
+	return __atomic_load_n(&shared->handled, __ATOMIC_SEQ_CST) >= arg;
+}
+
+static int call_done(void)
+{
+	return __atomic_load_n(&shared->call_done, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * Poll until the condition holds, however long that takes (the main thread's watchdog
+ * catches a hang), or until the call has returned (then the rest is only cleanup).
+ */
+static void wait_until(int op, int arg, pid_t parent)
+{
+	while (!holds(op, arg, parent) && !call_done()) {
+		if (getppid() != parent)
+			_exit(5);	/* the test is gone: nobody to signal or wake */
+		usleep(1000);
+	}
+}
+
 static void __attribute__((noreturn)) helper_main(struct helper *h, int idx, pid_t parent)
 {
-	double end;
 	int i, stopped = 0, rc = 0;
 	char go;
 
 	close(h->go[1]);
 	if (read(h->go[0], &go, 1) != 1)
 		_exit(2);
-	/* the main thread is in the call (or in await with the call pending) once it sleeps */
-	end = asys_now_ms() + 2000;
-	while (proc_state(parent) != 'S' && asys_now_ms() < end)
-		usleep(1000);
+	/*
+	 * The main thread is in the call (or in await with the call pending) once it sleeps:
+	 * a call on a fibril runs until it blocks before asys_submit() returns.
+	 */
+	wait_until(D_WAIT_STATE, 'S', parent);
 	for (i = 0; i < MAX_STEPS && h->steps[i].op != D_END; i++) {
 		int arg = h->steps[i].arg;
 
 		switch (h->steps[i].op) {
-		case D_SLEEP:
-			usleep(arg * 1000);
+		case D_WAIT_STATE:
+		case D_WAIT_HANDLED:
+			wait_until(h->steps[i].op, arg, parent);
 			break;
 		case D_KILL:
 			mark_sent(idx);
@@ -326,24 +379,27 @@ static void setup_read(struct ctx *c, int sock)
 	c->nh = 1;
 }
 
-static const struct dstep alrm_then_write[] = {
-	{ D_SLEEP, 30 }, { D_KILL, SIGALRM }, { D_SLEEP, 200 }, { D_WRITE, 0 }, { D_END, 0 }
+/* every list starts once the main thread sleeps in the call (or in await) */
+static const struct dstep alrm_then_write[] = {	/* the data only after the handler */
+	{ D_KILL, SIGALRM }, { D_WAIT_HANDLED, 1 }, { D_WRITE, 0 }, { D_END, 0 }
 };
-static const struct dstep stop_cont_then_write[] = {
-	{ D_SLEEP, 30 }, { D_KILL, SIGSTOP }, { D_SLEEP, 100 }, { D_KILL, SIGCONT },
-	{ D_SLEEP, 100 }, { D_WRITE, 0 }, { D_END, 0 }
+static const struct dstep stop_cont_then_write[] = {	/* the data once asleep again */
+	{ D_KILL, SIGSTOP }, { D_WAIT_STATE, 'T' }, { D_KILL, SIGCONT },
+	{ D_WAIT_STATE, 'S' }, { D_WRITE, 0 }, { D_END, 0 }
 };
 static const struct dstep stop_cont[] = {
-	{ D_SLEEP, 30 }, { D_KILL, SIGSTOP }, { D_SLEEP, 100 }, { D_KILL, SIGCONT }, { D_END, 0 }
+	{ D_KILL, SIGSTOP }, { D_WAIT_STATE, 'T' }, { D_KILL, SIGCONT }, { D_END, 0 }
 };
-static const struct dstep exit_soon[] = { { D_SLEEP, 30 }, { D_EXIT, 0 }, { D_END, 0 } };
-static const struct dstep write_later[] = { { D_SLEEP, 250 }, { D_WRITE, 0 }, { D_END, 0 } };
-static const struct dstep exit_later[] = { { D_SLEEP, 250 }, { D_EXIT, 0 }, { D_END, 0 } };
+static const struct dstep exit_soon[] = { { D_EXIT, 0 }, { D_END, 0 } };
+static const struct dstep write_later[] = {	/* after the SIGCHLD handler for exit_soon */
+	{ D_WAIT_HANDLED, 1 }, { D_WRITE, 0 }, { D_END, 0 }
+};
+static const struct dstep exit_later[] = { { D_WAIT_HANDLED, 1 }, { D_EXIT, 0 }, { D_END, 0 } };
 static const struct dstep alrm_then_wake[] = {
-	{ D_SLEEP, 30 }, { D_KILL, SIGALRM }, { D_SLEEP, 200 }, { D_FUTEX_WAKE, 0 }, { D_END, 0 }
+	{ D_KILL, SIGALRM }, { D_WAIT_HANDLED, 1 }, { D_FUTEX_WAKE, 0 }, { D_END, 0 }
 };
 static const struct dstep usr1_thread_then_write[] = {
-	{ D_SLEEP, 30 }, { D_TGKILL, SIGUSR1 }, { D_SLEEP, 200 }, { D_WRITE, 0 }, { D_END, 0 }
+	{ D_TGKILL, SIGUSR1 }, { D_WAIT_HANDLED, 1 }, { D_WRITE, 0 }, { D_END, 0 }
 };
 
 static void alrm_handler(struct ctx *c, int flags)
@@ -377,7 +433,7 @@ static void setup_socket_alrm_restart(struct ctx *c)
 }
 
 static const struct dstep alrm_then_write8[] = {
-	{ D_SLEEP, 30 }, { D_KILL, SIGALRM }, { D_SLEEP, 200 }, { D_WRITE8, 0 }, { D_END, 0 }
+	{ D_KILL, SIGALRM }, { D_WAIT_HANDLED, 1 }, { D_WRITE8, 0 }, { D_END, 0 }
 };
 
 static void setup_eventfd_alrm_restart(struct ctx *c)
@@ -515,7 +571,6 @@ static void *other_thread(void *arg)
 static void setup_pipe_other_thread(struct ctx *c)
 {
 	sigset_t all, old;
-	double end;
 	int ok;
 
 	setup_read(c, 0);
@@ -530,10 +585,8 @@ static void setup_pipe_other_thread(struct ctx *c)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	MUST(ok, "setup: pthread_create() the other thread: expected 0, it failed");
 	c->have_thread = 1;
-	end = asys_now_ms() + 2000;
-	while (!other_tid && asys_now_ms() < end)
-		usleep(1000);
-	MUST(other_tid != 0, "setup: the other thread: expected it to start within 2 s, it did not");
+	while (!other_tid)
+		usleep(1000);		/* however long: the watchdog names this step */
 	c->h[0].tid = other_tid;
 	helper_steps(&c->h[0], usr1_thread_then_write);
 }
@@ -620,23 +673,14 @@ static void classify_wait4(struct ctx *c, struct outcome *o)
 
 /* ------------------------------------------------------------------ one run */
 
-/* waitpid for up to ms; 1 when reaped or already gone (wait4 may have reaped it) */
-static int reap(pid_t pid, int ms)
+/*
+ * waitpid, blocking: once the call has returned, every helper's waits end and it exits.
+ * ECHILD: already gone (wait4 may have reaped it).
+ */
+static void reap(pid_t pid)
 {
-	double end = asys_now_ms() + ms;
-	int st;
-
-	for (;;) {
-		pid_t r = waitpid(pid, &st, WNOHANG);
-
-		if (r == pid || (r < 0 && errno == ECHILD))
-			return 1;
-		if (r < 0 && errno != EINTR)
-			return 0;
-		if (asys_now_ms() > end)
-			return 0;
-		usleep(2 * 1000);
-	}
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
 /* TIMER_ABSTIME: the sleep ends sleep_ms after now (CLOCK_MONOTONIC ms) */
@@ -664,6 +708,7 @@ static void run(const struct scenario *s, int use_asys, struct outcome *o)
 	STEP("%s: %s: setup", s->name, how);
 	alrm_expected = alrm_caught = chld_caught = usr1_caught = 0;
 	shared->sent_ms[0] = shared->sent_ms[1] = 0;
+	shared->handled = shared->call_done = 0;
 	s->setup(&c);
 	if (c.skip) {
 		snprintf(o->cls, sizeof(o->cls), "skipped: %s", c.skip);
@@ -715,6 +760,7 @@ static void run(const struct scenario *s, int use_asys, struct outcome *o)
 			o->await_eintr++;
 		}
 		o->t1 = asys_now_ms();
+		__atomic_store_n(&shared->call_done, 1, __ATOMIC_SEQ_CST);
 		o->rc = comp.return_code;
 		MUST(comp.cookie == COOKIE, "%s: asys: the completion's cookie: expected 0x%lx, got 0x%lx",
 		     s->name, COOKIE, comp.cookie);
@@ -732,18 +778,14 @@ static void run(const struct scenario *s, int use_asys, struct outcome *o)
 		r = syscall(c.nr, c.args[0], c.args[1], c.args[2], c.args[3], c.args[4], c.args[5]);
 		o->t1 = asys_now_ms();
 		o->rc = r < 0 ? -errno : r;
+		__atomic_store_n(&shared->call_done, 1, __ATOMIC_SEQ_CST);
 	}
 	o->handled = c.handled ? *c.handled : -1;
 
 	STEP("%s: %s: reaping the helpers", s->name, how);
 	for (i = 0; i < c.nh; i++) {
 		close(c.h[i].go[1]);
-		if (!reap(c.h[i].pid, 3000)) {
-			kill(c.h[i].pid, SIGKILL);
-			waitpid(c.h[i].pid, NULL, 0);
-			CHECK(0, "%s: %s: helper %d: expected it to end within 3 s, it did not (killed)",
-			      s->name, how, i);
-		}
+		reap(c.h[i].pid);
 	}
 	o->sent = shared->sent_ms[0];
 	s->classify(&c, o);
