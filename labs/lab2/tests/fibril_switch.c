@@ -9,10 +9,40 @@
  * own per_call storage, stack (%esp, task->stack, thread.sp0, TSS sp1,
  * cpu_current_top_of_stack), lockdep depth and PF_MEMALLOC_NOIO scope. While
  * a run is in progress its stacks show up in KernelStack: of /proc/meminfo
- * (8 kB each); afterwards KernelStack: is back to its value before.
+ * (8 kB each): a thread runs "fibrils=64 spin_ms=1000" while the main thread
+ * polls KernelStack: until it shows them, and the run is repeated (up to 20
+ * times) when a loaded host let it end before the poll saw them. Afterwards
+ * KernelStack: is back to its value before (within 30 s: stacks are freed
+ * through RCU, which a starved guest delays).
  */
 #include <pthread.h>
+#include <time.h>
 #include "fibril_selftest.h"
+
+#define SPIN_LINE "fibrils=64 spin_ms=1000"
+#define SPIN_RUNS 20
+#define SETTLE_S 30.0
+
+static volatile int spin_done;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Wait until KernelStack: is back at base; give up after SETTLE_S. */
+static long settle(long base)
+{
+	double end = now() + SETTLE_S;
+	long kb;
+
+	while ((kb = kernel_stack_kb()) != base && now() < end)
+		usleep(10 * 1000);
+	return kb;
+}
 
 static void run_ok(const char *line, long nr, long min_switches)
 {
@@ -31,13 +61,15 @@ static void *spin_thread(void *arg)
 {
 	struct report r;
 
-	*(long *)arg = selftest_run("fibrils=64 spin_ms=1000", &r);
+	*(long *)arg = selftest_run(SPIN_LINE, &r);
+	spin_done = 1;
 	return NULL;
 }
 
 int main(void)
 {
-	long base, during, after, spin_ret = 0;
+	long base, start = 0, during = -1, max = -1, after, spin_ret = 0, bad_ret = 0;
+	int runs, seen = 0, bad_runs = 0;
 	struct report r;
 	pthread_t t;
 
@@ -56,15 +88,38 @@ int main(void)
 	CHECK(selftest_run("fibrils=2 switches=10 spin_ms=10", &r) == -EINVAL, "both is EINVAL");
 	CHECK(selftest_run("fibrils=2 switches=10 color=red", &r) == -EINVAL, "unknown key is EINVAL");
 
-	/* While 64 fibrils exist, their 64 x 8 kB of stack are KernelStack. */
-	REQUIRE(pthread_create(&t, NULL, spin_thread, &spin_ret) == 0, "start a 1 s run of 64 fibrils");
-	usleep(500 * 1000);
-	during = kernel_stack_kb();
-	pthread_join(t, NULL);
-	CHECK(spin_ret == (long)strlen("fibrils=64 spin_ms=1000"), "the spin_ms run succeeded (%ld)", spin_ret);
-	CHECK(during >= base + 64 * 8, "KernelStack during the run: %ld kB >= %ld + 512", during, base);
+	/*
+	 * While 64 fibrils exist, their 64 x 8 kB of stack are KernelStack, with
+	 * the spinning thread's own 8 kB. Poll until it shows them or the run ended.
+	 */
+	for (runs = 1; runs <= SPIN_RUNS && !seen; runs++) {
+		start = settle(base);	/* the earlier runs' stacks are gone */
+		spin_done = 0;
+		REQUIRE(pthread_create(&t, NULL, spin_thread, &spin_ret) == 0,
+			"start a 1 s run of 64 fibrils");
+		while (!spin_done) {
+			during = kernel_stack_kb();
+			if (during > max)
+				max = during;
+			if (during >= start + 65 * 8) {
+				seen = 1;
+				break;
+			}
+			usleep(2 * 1000);
+		}
+		pthread_join(t, NULL);
+		if (spin_ret != (long)strlen(SPIN_LINE)) {
+			bad_runs++;
+			bad_ret = spin_ret;
+		}
+	}
+	runs--;
+	CHECK(bad_runs == 0, "the spin_ms runs succeeded (expected %zu each; %d of %d runs gave "
+	      "another value, the last %ld)", strlen(SPIN_LINE), bad_runs, runs, bad_ret);
+	CHECK(seen, "KernelStack during the run: expected >= %ld + 520 kB (64 fibrils and the thread), "
+	      "got %ld kB (max %ld, run %d of at most %d)", start, during, max, runs, SPIN_RUNS);
 
-	after = kernel_stack_settle(base);
+	after = settle(base);
 	CHECK(after == base, "KernelStack: %ld kB after, %ld kB before", after, base);
 	return labtest_done();
 }
