@@ -100,7 +100,7 @@ int main(void)
 	REQUIRE(child >= 0, "fork()");
 	if (child == 0)
 		_exit(await_is_empty("4: a forked child of a task with a call pending") ? 0 : 1);
-	CHECK(asys_reap_within(child, &status, 5000) && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	CHECK(asys_reap_within(child, &status, 20000) && WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	      "the child found nothing to wait for (expected exit 0, got status 0x%x)", status);
 
 	asys_watchdog_step = "the end: collect the parent's calls";
