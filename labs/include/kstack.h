@@ -10,6 +10,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 /*
@@ -61,17 +62,33 @@ static inline long kernel_stack_baseline(void)
 	return prev;
 }
 
-/* KernelStack back at baseline?  Give exiting tasks up to five seconds. */
-static inline long kernel_stack_settle(long baseline)
+/*
+ * KernelStack back at baseline?  Poll until it is, for at most seconds: a
+ * bound on the failure path only.  Stacks are freed through RCU, which a
+ * starved guest on a loaded host delays by seconds, so a check that must
+ * not fail a correct kernel gives it 30 s.
+ */
+static inline long kernel_stack_settle_within(long baseline, int seconds)
 {
-	long now = kernel_stack_kb();
-	int i;
+	struct timespec t;
+	double end;
+	long now;
 
-	for (i = 0; i < 50 && now != baseline; i++) {
-		usleep(100 * 1000);
-		now = kernel_stack_kb();
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	end = t.tv_sec + t.tv_nsec / 1e9 + seconds;
+	while ((now = kernel_stack_kb()) != baseline) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec + t.tv_nsec / 1e9 >= end)
+			break;
+		usleep(10 * 1000);
 	}
 	return now;
+}
+
+/* KernelStack back at baseline?  Give exiting tasks (and RCU) up to 30 s. */
+static inline long kernel_stack_settle(long baseline)
+{
+	return kernel_stack_settle_within(baseline, 30);
 }
 
 #endif

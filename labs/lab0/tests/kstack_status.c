@@ -13,22 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "labtest.h"
-
-/* 1 when PID sleeps in the kernel function FN (/proc/PID/wchan names it). */
-static int asleep_in(pid_t pid, const char *fn)
-{
-	char path[64], name[64] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (!fgets(name, sizeof(name), f))
-		name[0] = 0;
-	fclose(f);
-	return !strcmp(name, fn);
-}
+#include "procwait.h"
 
 #define PT_REGS_SIZE 68	/* struct pt_regs on i386: 17 longs */
 
@@ -63,8 +48,7 @@ int main(void)
 	 * Wait until the child sleeps in its read(), however long a loaded host
 	 * takes: a child that has not run yet would show only its fork frame.
 	 */
-	while (!asleep_in(child, "pipe_read"))
-		usleep(1000);
+	proc_wait_wchan(child, "pipe_read");
 	REQUIRE(status_field(child, "KStackUsed:", buf, sizeof(buf)),
 		"the sleeping child's status has a KStackUsed: line (expected one; got no such line)");
 	used = strtoul(buf, NULL, 0);

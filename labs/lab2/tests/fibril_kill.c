@@ -14,7 +14,7 @@
 #include <time.h>
 #include "fibril_selftest.h"
 
-#define SETTLE_S 30.0	/* stacks are freed through RCU: a starved guest is slow at it */
+#define SETTLE_S 30	/* stacks are freed through RCU: a starved guest is slow at it */
 #define KILLED_S 30.0	/* the run ends by itself after 60 s */
 
 static double now(void)
@@ -23,17 +23,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Wait until KernelStack: is back at base; give up after SETTLE_S. */
-static long settle(long base)
-{
-	double end = now() + SETTLE_S;
-	long kb;
-
-	while ((kb = kernel_stack_kb()) != base && now() < end)
-		usleep(10 * 1000);
-	return kb;
 }
 
 static void kill_one(int nr, long base)
@@ -46,7 +35,7 @@ static void kill_one(int nr, long base)
 	char c;
 
 	/* the previous round's stacks gone, so only this round's can meet "need" */
-	start = settle(base);
+	start = kernel_stack_settle_within(base, SETTLE_S);
 	need = start + 8 * (nr + 1);	/* nr fibril stacks and the child's own */
 	snprintf(line, sizeof(line), "fibrils=%d spin_ms=60000", nr);
 	REQUIRE(pipe(p) == 0, "pipe()");
@@ -93,7 +82,7 @@ int main(void)
 	kill_one(1, base);
 	kill_one(8, base);
 	kill_one(64, base);
-	after = settle(base);
+	after = kernel_stack_settle_within(base, SETTLE_S);
 	CHECK(after == base, "KernelStack: %ld kB after, %ld kB before", after, base);
 	return labtest_done();
 }

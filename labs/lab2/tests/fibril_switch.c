@@ -21,28 +21,9 @@
 
 #define SPIN_LINE "fibrils=64 spin_ms=1000"
 #define SPIN_RUNS 20
-#define SETTLE_S 30.0
+#define SETTLE_S 30
 
 static volatile int spin_done;
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Wait until KernelStack: is back at base; give up after SETTLE_S. */
-static long settle(long base)
-{
-	double end = now() + SETTLE_S;
-	long kb;
-
-	while ((kb = kernel_stack_kb()) != base && now() < end)
-		usleep(10 * 1000);
-	return kb;
-}
 
 static void run_ok(const char *line, long nr, long min_switches)
 {
@@ -93,7 +74,8 @@ int main(void)
 	 * the spinning thread's own 8 kB. Poll until it shows them or the run ended.
 	 */
 	for (runs = 1; runs <= SPIN_RUNS && !seen; runs++) {
-		start = settle(base);	/* the earlier runs' stacks are gone */
+		/* the earlier runs' stacks gone first */
+		start = kernel_stack_settle_within(base, SETTLE_S);
 		spin_done = 0;
 		REQUIRE(pthread_create(&t, NULL, spin_thread, &spin_ret) == 0,
 			"start a 1 s run of 64 fibrils");
@@ -119,7 +101,7 @@ int main(void)
 	CHECK(seen, "KernelStack during the run: expected >= %ld + 520 kB (64 fibrils and the thread), "
 	      "got %ld kB (max %ld, run %d of at most %d)", start, during, max, runs, SPIN_RUNS);
 
-	after = settle(base);
+	after = kernel_stack_settle_within(base, SETTLE_S);
 	CHECK(after == base, "KernelStack: %ld kB after, %ld kB before", after, base);
 	return labtest_done();
 }

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include "fibril_selftest.h"
+#include "procwait.h"
 
 #define NR_CHILDREN	12
 #define SWITCHES_PER_CHILD	4	/* targeted: ~3; task-directed: ~N/2 more */
@@ -59,23 +60,6 @@ static void fork_waiters(int n)
 	close(release[0]);
 }
 
-/* The state letter in /proc/PID/stat ('S': asleep), '?' once it is gone. */
-static char proc_state(pid_t pid)
-{
-	char path[64], line[256], *paren;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return '?';
-	if (!fgets(line, sizeof(line), f))
-		line[0] = 0;
-	fclose(f);
-	paren = strrchr(line, ')');
-	return paren && paren[1] == ' ' ? paren[2] : '?';
-}
-
 /* The writer's "Fibrils:" count (its main chain included): above 1 while the run is on. */
 static long fibrils_of(pid_t pid)
 {
@@ -99,7 +83,7 @@ static int children_left(void)
 	int left = 0;
 
 	for (int k = 0; k < NR_CHILDREN; k++)
-		left += proc_state(pids[k]) != '?';
+		left += proc_state(pids[k]) != 0;
 	return left;
 }
 

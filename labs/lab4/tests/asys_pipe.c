@@ -23,25 +23,9 @@
 #include <sys/wait.h>
 #include "labtest.h"
 #include "asys.h"
+#include "procwait.h"
 
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
-
-/* The state letter of /proc/PID/stat: 'S' while that task sleeps. */
-static char task_state(pid_t pid)
-{
-	char path[64], line[256], *close_paren;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return '?';
-	if (!fgets(line, sizeof(line), f))
-		line[0] = 0;
-	fclose(f);
-	close_paren = strrchr(line, ')');
-	return close_paren && close_paren[1] == ' ' ? close_paren[2] : '?';
-}
 
 #define COOKIE_READ1	0x1234abcdUL
 #define COOKIE_READ2	0xfeed0002UL
@@ -98,7 +82,7 @@ int main(void)
 		/* write only after main has submitted and gone to sleep in await */
 		if (read(go[0], &c, 1) != 1)
 			_exit(2);
-		while (task_state(getppid()) != 'S')
+		while (proc_state(getppid()) != 'S')
 			usleep(1000);
 		_exit(write(fds[1], "world", 5) == 5 ? 0 : 1);
 	}

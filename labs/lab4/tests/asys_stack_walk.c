@@ -33,6 +33,7 @@
 #include <sys/wait.h>
 #include "labtest.h"
 #include "asys.h"
+#include "procwait.h"
 
 #define WALK_FILE "/sys/kernel/debug/fibrils/slow_stack_walk"
 #define WALK_MS 5000		/* the most the file allows: room for a drain on a loaded host */
@@ -79,30 +80,6 @@ static char proc_stat(pid_t pid, unsigned long *stime)
 		state = 0;
 	fclose(f);
 	return state;
-}
-
-/*
- * Wait until /proc/PID/wchan is fn: the task's last chain to sleep sleeps there. No time
- * bound (the watchdog says which step hung); 0 if the task is gone.
- */
-static int wait_wchan(pid_t pid, const char *fn)
-{
-	char path[64], name[128];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
-	for (;;) {
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			return 0;
-		n = read(fd, name, sizeof(name) - 1);
-		close(fd);
-		name[n > 0 ? n : 0] = '\0';
-		if (!strcmp(name, fn))
-			return 1;
-		usleep(2 * 1000);
-	}
 }
 
 /* P: fill the pipe, submit a write that blocks on its fibril, block the main chain. */
@@ -222,13 +199,13 @@ static int walk_round(int round)
 	ok = asys_fork_ready(writer_main, 0, &writer);
 	REQUIRE(ok, "P filled the pipe and submitted a %d-byte write to it", CALL_BYTES);
 	asys_watchdog_step = "P's main chain asleep in read() (/proc/P/wchan pipe_read)";
-	ok = wait_wchan(writer, "pipe_read");
+	ok = proc_wait_wchan(writer, "pipe_read");
 	REQUIRE(ok, "P's main chain sleeps in read(): /proc/P/wchan shows pipe_read");
 	asys_watchdog_step = "take 4 KiB from the pipe";
 	n = read(data[0], buf, TAKEN_BYTES);
 	REQUIRE(n == TAKEN_BYTES, "took %zd bytes from the pipe", n);
 	asys_watchdog_step = "P's call asleep again (/proc/P/wchan pipe_write)";
-	ok = wait_wchan(writer, "pipe_write");
+	ok = proc_wait_wchan(writer, "pipe_write");
 	REQUIRE(ok, "P's call woke, wrote them back and sleeps again: /proc/P/wchan shows pipe_write");
 	CHECK(stack_shows(writer, "pipe_write"),
 	      "/proc/P/stack walks the call's fibril stack: it shows pipe_write");

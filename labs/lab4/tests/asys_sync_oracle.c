@@ -75,6 +75,7 @@
 #include <sys/wait.h>
 #include "labtest.h"
 #include "asys.h"
+#include "procwait.h"
 
 #define WATCHDOG_S	30	/* per run: the waits below have no time bound of their own */
 #define SLEEP_MS	3000	/* the stop must find the sleep still asleep, however late */
@@ -185,26 +186,6 @@ static struct shared *shared;
 static void handled_one(void)
 {
 	__atomic_add_fetch(&shared->handled, 1, __ATOMIC_SEQ_CST);
-}
-
-/* the state letter of /proc/PID/stat ("PID (comm) S ..."), or 0 */
-static char proc_state(pid_t pid)
-{
-	char path[48], buf[256], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
 }
 
 static void mark_sent(int idx)
