@@ -15,7 +15,7 @@ LABDIR := build/lab$(LAB)
 DISK ?=
 DISKARG := $(if $(DISK),--disk $(DISK))
 
-.PHONY: help deps doctor lab qemu qemu-gdb disk gdb walkthrough gdb-soak docs-check check grade grade-all release handin run-guest docs demo lint clean distclean
+.PHONY: help deps doctor lab qemu qemu-gdb disk gdb walkthrough gdb-soak docs-check check check-loaded grade grade-all release handin run-guest docs demo lint clean distclean
 
 help: ## this list
 	@echo "Targets (LAB=n picks a lab, default the latest: $(LAB); labs: $(LABS)):"
@@ -49,6 +49,9 @@ walkthrough: deps ## a GDB walkthrough live in tmux, step by step (LAB=n [NAME=l
 
 check: deps ## grade every lab (or LAB=n; SUBMISSION=file.patch grades a student's patch)
 	@vm/grade/check.sh "$(if $(filter command line environment,$(origin LAB)),$(LAB))" "$(SUBMISSION)"
+
+check-loaded: deps ## make check with LOAD busy loops beside it (default one per CPU): verdicts must not need a quiet host [LAB=n]
+	@vm/grade/check-loaded.sh "$(if $(filter command line environment,$(origin LAB)),$(LAB))" "$(LOAD)"
 
 grade: deps ## grade your own lab LAB tree (build/labN/src, committed or not) as make check would
 	@vm/grade/grade-own.sh $(LAB)
