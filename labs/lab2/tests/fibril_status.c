@@ -77,7 +77,7 @@ int main(void)
 	REQUIRE(access(SELFTEST, W_OK) == 0, "%s exists", SELFTEST);
 	before = task_field(me, "FibrilSwitches:");
 	REQUIRE(before >= 0, "/proc/self/task/%ld/status has a FibrilSwitches: line (expected a count; "
-		"got %s: exercise 1 adds it in fs/proc/array.c)", me, before < 0 ? "no such line" : "a count");
+		"got %s)", me, before < 0 ? "no such line" : "a count");
 	REQUIRE(task_field(me, "Fibrils:") >= 0, "... and a Fibrils: line (expected a count; got no such line)");
 
 	CHECK(selftest_run("fibrils=3 switches=1000", &r) > 0 && !strcmp(r.result, "ok"),

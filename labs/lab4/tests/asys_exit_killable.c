@@ -1,12 +1,11 @@
 /*
- * asys_exit_killable: exit and exec end a call that sleeps killably, as they end the
- * calls of the group's other threads: with SIGKILL.
+ * asys_exit_killable: exit and exec end a call that sleeps killably, as promptly as
+ * they end such a sleep in the group's other threads.
  *
  * (exercise 5)
- * A TIF_SIGPENDING kick ends interruptible sleeps only. A call asleep in TASK_KILLABLE
- * (mmap_lock, a folio lock, exec_update_lock, the cred_guard_mutex exec holds while it
- * drains) only wakes for a fatal signal; an exit or exec that waits for it waits as long
- * as it sleeps, or for ever.
+ * A call asleep killably (waiting for a lock, say) ignores ordinary signals and wakes
+ * only for a fatal one: an exit or exec that waits for it waits as long as it sleeps,
+ * or for ever.
  *
  * The kernel's /sys/kernel/debug/fibrils/killable_sleep is such a call: a write of "MS"
  * sleeps MS milliseconds in TASK_KILLABLE, and the file counts how sleeps ended
@@ -18,8 +17,7 @@
  *   SIGKILL      wait in pause() until the parent kills them (a control: a real fatal
  *                signal ends the sleep on any kernel)
  * Each child's sleep must end by the kill ("killed" grows by one, "timed_out" does not),
- * and the child must be reaped before its sleep could have run out (8 s: the drain
- * kicks every 100 ms). On a kernel that does not kill, the sleep times out after 10 s;
+ * and the child must be reaped before its 10 s sleep could have run out (within 8 s). On a kernel that does not kill, the sleep times out after 10 s;
  * the test fails on the counts, and nothing is left running.
  */
 #include <fcntl.h>

@@ -2,17 +2,17 @@
  * asys_refused (exercise 4): a call that cannot run on a fibril is refused with EINVAL
  * before anything starts: fork, vfork, clone, clone3, execve, execveat, exit,
  * exit_group, sigreturn, rt_sigreturn, asys_submit, asys_await_completion, and the
- * extra ones kernel/asys.c documents (restart_syscall, the calls that swap the signal
- * mask, access/faccessat, unshare/setns, sendfile/copy_file_range, vm86).
+ * extras the ABI lets an implementation document (restart_syscall, the calls that swap
+ * the signal mask, access/faccessat, unshare/setns, sendfile/copy_file_range, vm86).
  *
  * Every probe runs in a child (alarm 15 s, reaped within 20 s) so that a kernel that
  * wrongly runs exit or fork on a fibril cannot take the test down. A correct kernel
- * answers a probe in microseconds: the bounds only catch a hang, far above what a
- * loaded host does. A kernel without the check would run
- * these calls on a fibril, which for most of them is fatal for the guest, so the test
- * first probes calls that are harmless even when they run (execve and execveat of a
- * file that does not exist, clone and clone3 with invalid arguments, a nested
- * asys_submit of nothing) and only probes the rest when those were refused.
+ * answers a probe at once: the bounds only catch a hang, far above what a loaded host
+ * does. A kernel without the check would run these calls on a fibril, which for most
+ * of them is fatal for the guest, so the test first probes calls that are harmless
+ * even when they run (execve and execveat of a file that does not exist, clone and
+ * clone3 with invalid arguments, a nested asys_submit of nothing) and only probes the
+ * rest when those were refused.
  * Calls that must still work through asys (getppid, clock_nanosleep, openat + close,
  * fsync, pause interrupted by a signal in the child) are checked last.
  * Refused for their arguments: io_uring_enter with a signal mask, close_range with

@@ -49,14 +49,14 @@
  *   pipe_other_thread       SIGUSR1 (no SA_RESTART) sent with tgkill() to ANOTHER thread
  *                           of the process: the main thread's read is not disturbed.
  *
- * What "the handler ran" means for a call on a fibril: a signal that interrupts the
- * call (its fibril gets a -ERESTART* code) is delivered later by the submitting
- * thread, on its way back to user space; that delivery decides, as it would for the
- * thread's own interrupted call: a handler with SA_RESTART restarts -ERESTARTSYS calls,
- * any handler ends -ERESTARTNOHAND and -ERESTART_RESTARTBLOCK ones with EINTR, and a
- * delivery that runs no handler (a stop and continue, an ignored signal) restarts them
- * all. Before the fix, every interrupted call completed with EINTR: 9 of the 12
- * scenarios below differed; on the start tree 2 differ (its calls never see signals).
+ * What "the handler ran" means for a pending call: the thread that submitted it
+ * handles the signal, and that decides the call's outcome as it would for the
+ * thread's own call: a handler with SA_RESTART lets a restartable call go on and
+ * return its data, any handler ends the calls that are never restarted after one
+ * (poll, nanosleep) with EINTR, and a stop and continue or an ignored signal leaves
+ * every call to finish undisturbed. A kernel that completes every interrupted call
+ * with EINTR differs in 9 of the 12 scenarios below; on the start tree 2 differ (its
+ * calls never see signals).
  *
  * Every run also checks that the signal was sent while the call was pending, and that
  * the synchronous oracle gave what the scenario documents (otherwise the comparison

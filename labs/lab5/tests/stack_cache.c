@@ -1,8 +1,8 @@
 /*
  * Lab 5 exercise test: a fibril stack freed by one asys call is reused by the next.
  *
- * The exercise caches freed fibril stacks (per CPU) instead of giving every one back to
- * the page allocator through call_rcu(), and counts how stacks were found in
+ * The exercise keeps freed fibril stacks per CPU for the next call instead of giving
+ * every one back to the page allocator, and counts how stacks were found in
  * /sys/kernel/debug/fibrils/stacks ("allocated N", "reused N", "freed N", "cached N").
  * This test checks the counters, not a timing (make bench shows the gain):
  *   1. 200 blocking round trips (asys read on an empty pipe, write, await), one at a
