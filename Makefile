@@ -70,9 +70,9 @@ gdb-soak: deps ## run lab LAB's GDB walkthroughs RUNS times in a row (default 10
 handin: ## write your work on lab LAB as handin-labN.patch
 	@vm/grade/handin.sh $(LAB)
 
-run-guest: deps ## boot lab LAB's solved kernel with PROG=static-i386-binary, exit with its status
-	@test -n "$(PROG)" || { echo "usage: make run-guest PROG=path [LAB=n] [SMP=k]"; exit 2; }
-	@vm/boot/run-guest.sh "$(PROG)" $(LAB) $(SMP)
+run-guest: deps ## boot lab LAB's solved kernel (MINE=1: your own, built by make lab) with PROG=static-i386-binary, exit with its status
+	@test -n "$(PROG)" || { echo "usage: make run-guest PROG=path [LAB=n] [SMP=k] [MINE=1]"; exit 2; }
+	@vm/boot/run-guest.sh "$(PROG)" $(LAB) $(SMP) $(if $(MINE),$(LABDIR)/obj/arch/x86/boot/bzImage)
 
 .PHONY: bench
 bench: deps ## Lab 5: build the solved non-debug kernel, run the benchmarks under -icount, table + plot in docs/lab5.md
