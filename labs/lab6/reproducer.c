@@ -4,9 +4,12 @@
  * (gcc -m32 -static) and runs it alone in a guest of your kernel, and people read it and
  * what it printed.
  *
- * Replace this program with the smallest one that shows the defect you put into your
- * Lab 4 solution: one asys_submit() of two requests, then what the kernel does wrong.
- * Say in a comment here what it prints on the broken kernel and on a correct one.
+ * Replace this program with the smallest one that shows the defect of patch 6 (Lab 6's
+ * start tree): a few asys calls, then what the kernel does wrong. It must fail (exit 1)
+ * every time on the start tree and pass (exit 0) on a kernel without the defect:
+ *   make run-guest PROG=repro LAB=6 MINE=1    your kernel (build/lab6)
+ *   make run-guest PROG=repro LAB=5           Lab 5's solved kernel: no patch 6
+ * Say in a comment here what it prints on each.
  */
 #include <stdio.h>
 #include "asys.h"

@@ -116,6 +116,10 @@ if [ -z "$submission" ]; then
 	if [ "${#guest_logs[@]}" -gt 0 ]; then
 		"$top/vm/grade/pass-lines.py" "${guest_logs[@]}" || failed+=("passing lines that read as errors")
 	fi
+	# A lab's reference reproducer fails on its start kernel and passes on the solved one.
+	t1=$(date +%s)
+	"$top/vm/grade/check-reproducers.sh" "${labs[@]}" || failed+=("reference reproducers (vm/grade/check-reproducers.sh)")
+	timing boot "$(($(date +%s) - t1))" "reference reproducers"
 	# A handout's GDB steps are its walkthrough script's (which this run checked).
 	"$top/vm/grade/handout-gdb.py" --check || failed+=("handout GDB steps (vm/grade/handout-gdb.py --write)")
 	# The docs, rendered in a real browser: links, images, figures, a screenshot a page.

@@ -1331,6 +1331,8 @@ static void *watchdog_main(void *arg)
 		for (i = 0; i < opt.threads; i++)
 			if (workers[i].child)
 				kill(workers[i].child, SIGKILL);
+		printf("FAIL: watchdog: no progress for %lu s (want some every %lu s); each thread's step is above\n",
+		       opt.wd, opt.wd);
 		printf("asys_fuzz: FAIL (hang)\n");
 		fflush(stdout);
 		restore_max_pending();
@@ -1602,7 +1604,8 @@ int main(int argc, char **argv)
 	failed = t.violations || t.started != t.completions;
 
 	if (!opt.leakcheck) {
-		CHECK(!failed, "%lu ABI violation(s), %lu started / %lu completed (no leak check: LEAKCHECK=0)",
+		CHECK(!failed, "no ABI violation, every started call completed (got %lu violation(s); "
+		      "%lu started, %lu completed; no leak check: LEAKCHECK=0)",
 		      t.violations, t.started, t.completions);
 		printf("asys_fuzz: %s\n", failed ? "FAIL" : "PASS");
 		return labtest_done();
@@ -1634,8 +1637,8 @@ int main(int argc, char **argv)
 	      ks0, ks1);
 	CHECK(su1 <= su0 + (long)opt.slab_kb, "SUnreclaim within %lu kB of its baseline (%+ld kB)",
 	      opt.slab_kb, su1 - su0);
-	CHECK(!failed, "%lu ABI violation(s), %lu started / %lu completed", t.violations, t.started,
-	      t.completions);
+	CHECK(!failed, "no ABI violation, every started call completed (got %lu violation(s); "
+	      "%lu started, %lu completed)", t.violations, t.started, t.completions);
 	if (failed || labtest_failures)
 		printf("asys_fuzz: FAIL. reproduce: make fuzz SEED=%llu ITER=%lu SMP=%s\n", opt.seed,
 		       opt.iter, getenv("LAB_SMP") ? getenv("LAB_SMP") : "1");

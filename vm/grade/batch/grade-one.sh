@@ -10,8 +10,9 @@
 # refused-path), the points of each test (tests.conf names; gdb:NAME for a walkthrough),
 # total, max, the written deliverables (tests.conf "deliverable": handin/FILE in the
 # patch, characters beyond the lab's template; for a .c file, FILE:builds is 1 when it
-# builds as the lab's tests do, and FILE:run what became of it in a guest of the
-# hand-in's kernel, vm/grade/batch/run-program.sh), copy_of_reference (the hand-in's change
+# builds as the lab's tests do, FILE:run what became of it in a guest of the hand-in's
+# kernel and FILE:run-start in one of the lab's start kernel, vm/grade/batch/run-program.sh),
+# copy_of_reference (the hand-in's change
 # is the reference solution's, by git patch-id --stable), the grader's commit, and where
 # the logs are (host:path).
 set -euo pipefail
@@ -69,16 +70,22 @@ for file in $deliverables; do
 	chars=$(printf '%s' "$text" | wc -c)
 	written+=("$file" "$((chars > template ? chars - template : 0))")
 	# A program (Lab 6's reproducer) is built as the lab's tests are and run alone in a
-	# guest of the hand-in's kernel: what it shows is for people to read in its log.
+	# guest of the hand-in's kernel, and in one of the lab's start kernel (the defect): a
+	# reproducer exits non-zero on the start kernel and 0 on a fixed one. What it shows is
+	# for people to read in its logs.
 	if [ "${file%.c}" != "$file" ] && [ -n "$text" ]; then
 		printf '%s\n' "$text" >"$out/$file"
-		ran=not-run
+		ran=not-run ran_start=not-run
 		if [ "$status" = graded ] && [ -n "$kernel" ]; then
 			ran=$("$top/vm/grade/batch/run-program.sh" "$kernel" "$out/$file" "$out/${file%.c}.run")
+			if [ "$ran" != does-not-build ] && start_kernel=$("$top/vm/kernel/kernel.sh" "$lab" start 2>/dev/null); then
+				ran_start=$("$top/vm/grade/batch/run-program.sh" "$start_kernel" "$out/$file" "$out/${file%.c}.run-start")
+			fi
 		elif ! gcc -m32 -static -O2 -Wall -pthread -I"$top/labs/include" -o /dev/null "$out/$file" >/dev/null 2>&1; then
 			ran=does-not-build
 		fi
-		written+=("$file:builds" "$([ "$ran" = does-not-build ] && echo 0 || echo 1)" "$file:run" "$ran")
+		written+=("$file:builds" "$([ "$ran" = does-not-build ] && echo 0 || echo 1)" "$file:run" "$ran"
+			"$file:run-start" "$ran_start")
 	fi
 done
 
