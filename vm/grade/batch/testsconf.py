@@ -2,8 +2,9 @@
 
 columns(conf) gives (tests, deliverables): every test, exercise, panic test and host check
 by name and every GDB walkthrough as gdb:NAME, in the file's order; every deliverable
-FILE, and FILE:builds and FILE:run after a .c one (vm/grade/batch/grade-one.sh builds
-it and runs it in a guest).
+FILE, and FILE:builds, FILE:run and FILE:run-start after a .c one
+(vm/grade/batch/grade-one.sh builds it and runs it in a guest of the hand-in's kernel and
+in one of the lab's start kernel).
 """
 
 
@@ -18,5 +19,5 @@ def columns(conf):
         elif len(f) >= 2 and f[0] == "deliverable":
             deliverables.append(f[1])
             if f[1].endswith(".c"):
-                deliverables += [f[1] + ":builds", f[1] + ":run"]
+                deliverables += [f[1] + ":builds", f[1] + ":run", f[1] + ":run-start"]
     return tests, deliverables
