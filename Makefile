@@ -10,6 +10,10 @@ LAB ?= $(lastword $(LABS))
 SMP ?= 1
 GDBPORT ?= 1234
 export GDBPORT ACCEL LAB
+# MINE=1: run-guest, fuzz and stress boot your own lab LAB kernel (rebuilt by make lab
+# first, so an edit is never run stale) instead of the reference one
+MINE_DEP = $(if $(filter 1,$(MINE)),lab)
+MINE_IMAGE = $(if $(filter 1,$(MINE)),$(LABDIR)/obj/arch/x86/boot/bzImage)
 
 LABDIR := build/lab$(LAB)
 DISK ?=
@@ -70,9 +74,9 @@ gdb-soak: deps ## run lab LAB's GDB walkthroughs RUNS times in a row (default 10
 handin: ## write your work on lab LAB as handin-labN.patch
 	@vm/grade/handin.sh $(LAB)
 
-run-guest: deps ## boot lab LAB's solved kernel (MINE=1: your own, built by make lab) with PROG=static-i386-binary, exit with its status
+run-guest: deps $(MINE_DEP) ## boot lab LAB's solved kernel (MINE=1: your own) with PROG=static-i386-binary, exit with its status
 	@test -n "$(PROG)" || { echo "usage: make run-guest PROG=path [LAB=n] [SMP=k] [MINE=1]"; exit 2; }
-	@vm/boot/run-guest.sh "$(PROG)" $(LAB) $(SMP) $(if $(MINE),$(LABDIR)/obj/arch/x86/boot/bzImage)
+	@vm/boot/run-guest.sh "$(PROG)" "$(LAB)" "$(SMP)" $(MINE_IMAGE)
 
 .PHONY: bench
 bench: deps ## Lab 5: build the solved non-debug kernel, run the benchmarks under -icount, table + plot in docs/lab5.md
@@ -95,11 +99,11 @@ lint: ## shellcheck every script, and checkpatch every patch in patches/ and sol
 # SMP defaults to 2 here (make fuzz and make stress are about concurrency), 1 elsewhere.
 HSMP = $(if $(filter command line environment,$(origin SMP)),$(SMP),2)
 
-fuzz: deps ## fuzz the asys ABI in the solved Lab 4 kernel: [ITER=n] [SEED=s] [SMP=k, default 2]
-	@vm/stress/fuzz.sh "$(ITER)" "$(SEED)" "$(HSMP)"
+fuzz: deps $(MINE_DEP) ## fuzz the asys ABI in the solved Lab 4 kernel (MINE=1: your lab LAB kernel): [ITER=n] [SEED=s] [SMP=k, default 2]
+	@vm/stress/fuzz.sh "$(ITER)" "$(SEED)" "$(HSMP)" $(MINE_IMAGE)
 
-stress: deps ## Debian's stress-ng in the solved kernel, alone and beside the fuzzer [SMP=k] [TIME=s]
-	@vm/stress/stress.sh --smp "$(HSMP)" --time "$(or $(TIME),30)"
+stress: deps $(MINE_DEP) ## Debian's stress-ng in the solved kernel (MINE=1: yours), alone and beside the fuzzer [SMP=k] [TIME=s]
+	@vm/stress/stress.sh --smp "$(HSMP)" --time "$(or $(TIME),30)" $(if $(MINE_IMAGE),--kernel $(MINE_IMAGE))
 
 clean: ## remove build outputs but keep the kernel trees (your work) and ccache
 	rm -rf results build/check build/guest build/docs build/initramfs.*

@@ -1,5 +1,5 @@
 /*
- * Lab 6: your two-request reproducer. `make handin LAB=6` packs this file into your
+ * Lab 6: your reproducer. `make handin LAB=6` packs this file into your
  * hand-in (as handin/reproducer.c); make grade-all builds it as the tests are built
  * (gcc -m32 -static) and runs it alone in a guest of your kernel, and people read it and
  * what it printed.

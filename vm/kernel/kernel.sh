@@ -7,7 +7,7 @@
 # KEY is a hash of everything that goes into the kernel: each patch of the series in
 # order, the config fragment, the build script and the Debian source version. The same
 # KEY again builds nothing, so a warm `make check` rebuilds no kernel, and identical
-# trees are built once (lab 5's start tree is lab 4's solved tree, lab 6's is lab 5's).
+# trees are built once (lab 5's start tree is lab 4's solved tree).
 #
 # Builds run in one folder, build/check/tree/{src,obj}: every lab's start and solved
 # trees switch that one tree in place (vm/kernel/lab-tree.sh gives unchanged files their

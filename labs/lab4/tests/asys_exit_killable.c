@@ -17,8 +17,9 @@
  *   SIGKILL      wait in pause() until the parent kills them (a control: a real fatal
  *                signal ends the sleep on any kernel)
  * Each child's sleep must end by the kill ("killed" grows by one, "timed_out" does not),
- * and the child must be reaped before its 10 s sleep could have run out (within 8 s). On a kernel that does not kill, the sleep times out after 10 s;
- * the test fails on the counts, and nothing is left running.
+ * and the child must be reaped before its 10 s sleep could have run out (within 8 s).
+ * On a kernel that does not kill, the sleep times out after 10 s; the test fails on the
+ * counts, and nothing is left running.
  */
 #include <fcntl.h>
 #include <signal.h>

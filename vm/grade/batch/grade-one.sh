@@ -12,9 +12,8 @@
 # patch, characters beyond the lab's template; for a .c file, FILE:builds is 1 when it
 # builds as the lab's tests do, FILE:run what became of it in a guest of the hand-in's
 # kernel and FILE:run-start in one of the lab's start kernel, vm/grade/batch/run-program.sh),
-# copy_of_reference (the hand-in's change
-# is the reference solution's, by git patch-id --stable), the grader's commit, and where
-# the logs are (host:path).
+# copy_of_reference (the hand-in's change is the reference solution's, by git patch-id
+# --stable), the grader's commit, and where the logs are (host:path).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/vm/lib.sh"
@@ -78,7 +77,7 @@ for file in $deliverables; do
 		ran=not-run ran_start=not-run
 		if [ "$status" = graded ] && [ -n "$kernel" ]; then
 			ran=$("$top/vm/grade/batch/run-program.sh" "$kernel" "$out/$file" "$out/${file%.c}.run")
-			if [ "$ran" != does-not-build ] && start_kernel=$("$top/vm/kernel/kernel.sh" "$lab" start 2>/dev/null); then
+			if [ "$ran" != does-not-build ] && start_kernel=$("$top/vm/kernel/kernel.sh" "$lab" start); then
 				ran_start=$("$top/vm/grade/batch/run-program.sh" "$start_kernel" "$out/$file" "$out/${file%.c}.run-start")
 			fi
 		elif ! gcc -m32 -static -O2 -Wall -pthread -I"$top/labs/include" -o /dev/null "$out/$file" >/dev/null 2>&1; then
