@@ -52,7 +52,8 @@ if [ "$status" = graded ] || [ "$status" = timeout ]; then
 	solved=$("$top/vm/kernel/kernel.sh" "$lab" solved 2>/dev/null) || solved=
 	nsol=$(find "$top/solutions/lab$lab" -name '*.patch' 2>/dev/null | wc -l)
 	if [ -f "$kernel/commit" ] && [ -f "$solved/commit" ] && [ "$commits" -gt 0 ]; then
-		net_change() { git -C "$BUILD/src" diff "$1~$2" "$1" | git patch-id --stable | cut -d' ' -f1; }
+		# the kernel change only: written work (handin/) would hide a copied solution
+		net_change() { git -C "$BUILD/src" diff "$1~$2" "$1" -- . ':(exclude)handin' | git patch-id --stable | cut -d' ' -f1; }
 		mine=$(net_change "$(cat "$kernel/commit")" "$commits")
 		ref=$(net_change "$(cat "$solved/commit")" "$nsol")
 		if [ -n "$mine" ] && [ "$mine" = "$ref" ]; then copy=true; else copy=false; fi
