@@ -14,7 +14,8 @@ require_cmd gcc build-essential
 # The order is the handout's: the clock check, then the four ways, then the switches.
 progs=(labs/lab5/bench/icount_check.c labs/lab5/bench/direct.c labs/lab5/bench/asys_inline.c
 	labs/lab5/bench/asys_roundtrip.c labs/lab5/bench/thread_per_call.c
-	labs/lab5/bench/worker_thread.c labs/lab5/bench/iouring.c labs/lab2/bench/switch_cost.c)
+	labs/lab5/bench/worker_thread.c labs/lab5/bench/iouring.c labs/lab2/bench/switch_cost.c
+	labs/lab7/bench/cachemiss.c)
 rm -rf "$dir"
 mkdir -p "$dir"
 for src in "${progs[@]}"; do

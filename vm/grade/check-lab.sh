@@ -43,7 +43,7 @@ expected_panic() { sed -n 's/^ \* Expected panic: //p' "$labs/lab$lab/tests/$1.c
 conf_lines() { grep -vE '^[[:space:]]*(#|$)' "$conf" | awk '{ print $1, $2, $3, $4 }'; }
 while read -r kind name pts flag; do
 	case "$kind" in
-	smp | disk | start-build | handin-paths) continue ;;
+	smp | mode | disk | start-build | handin-paths) continue ;;
 	deliverable) [ -f "$labs/lab$lab/$name" ] || die "$conf: no template $labs/lab$lab/$name for deliverable $name"; continue ;;
 	test | exercise | gdb | panic)
 		[[ "$pts" =~ ^[0-9]+$ ]] || die "$conf: '$kind $name' has no points" ;;
@@ -59,6 +59,13 @@ while read -r kind name pts flag; do
 done < <(conf_lines)
 smps=$(awk '$1 == "smp" { $1 = ""; print }' "$conf")
 [ -n "${smps// /}" ] || die "$conf has no smp line: its guest tests would never run"
+# A boot is "N" (-smp N) or "N+MODE": -smp N with the kernel arguments of tests.conf's
+# "mode MODE ARG..." line (Lab 7 boots asys in each of its modes).
+mode_args() { awk -v m="$1" '$1 == "mode" && $2 == m { $1 = ""; $2 = ""; sub(/^ +/, ""); print; found = 1 } END { exit !found }' "$conf"; }
+for smp in $smps; do
+	[[ "$smp" =~ ^[0-9]+(\+[a-z0-9_-]+)?$ ]] || die "$conf: boot '$smp' is neither N nor N+MODE"
+	case "$smp" in *+*) mode_args "${smp#*+}" >/dev/null || die "$conf: boot '$smp' has no 'mode ${smp#*+}' line" ;; esac
+done
 disk_size=$(awk '$1 == "disk" { print $2 }' "$conf")
 
 failed=0 got=0 max=0
@@ -180,7 +187,9 @@ if [ -n "$only_object" ]; then
 fi
 
 for smp in $smps; do
-	echo "== lab $lab: $variant${submission:+ + $(basename "$submission")}, -smp $smp =="
+	cpus=${smp%%+*} mode='' boot_args=''
+	if [ "$cpus" != "$smp" ]; then mode=${smp#*+} boot_args=$(mode_args "$mode"); fi
+	echo "== lab $lab: $variant${submission:+ + $(basename "$submission")}, -smp $cpus${mode:+, $mode mode ($boot_args)} =="
 	log="$results/$tag-smp$smp.log"
 	disk_args=()
 	disk=
@@ -192,8 +201,8 @@ for smp in $smps; do
 	nonce=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 	t0=$(date +%s)
 	set +e
-	"$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" --initrd "$work/initramfs.cpio.gz" \
-		--mode test --smp "$smp" --timeout "${GUEST_TIMEOUT:-900}" --log "$log" --nonce "$nonce" \
+	APPEND="${APPEND:-}${boot_args:+ $boot_args}" "$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" --initrd "$work/initramfs.cpio.gz" \
+		--mode test --smp "$cpus" --timeout "${GUEST_TIMEOUT:-900}" --log "$log" --nonce "$nonce" \
 		--verdict "$work/verdict-smp$smp" "${disk_args[@]}" >/dev/null 2>"$work/qemu-smp$smp.err"
 	set -e
 	timing boot "$(($(date +%s) - t0))" "lab $lab $variant -smp $smp"
@@ -234,8 +243,8 @@ for smp in $smps; do
 		plog="$results/$tag-smp$smp-panic-$name.log"
 		"$top/vm/boot/initramfs.sh" "$work/panic-$name.cpio.gz" --run "$work/tests/$name"
 		t0=$(date +%s)
-		"$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" --initrd "$work/panic-$name.cpio.gz" \
-			--mode run --smp "$smp" --timeout "${GUEST_TIMEOUT:-900}" --log "$plog" \
+		APPEND="${APPEND:-}${boot_args:+ $boot_args}" "$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" --initrd "$work/panic-$name.cpio.gz" \
+			--mode run --smp "$cpus" --timeout "${GUEST_TIMEOUT:-900}" --log "$plog" \
 			--verdict "$work/verdict-smp$smp-panic-$name" >/dev/null 2>"$work/qemu-smp$smp-panic-$name.err" || true
 		timing boot "$(($(date +%s) - t0))" "lab $lab $variant -smp $smp panic $name"
 		grade "$name" "$("$top/vm/grade/panic-result.sh" "$plog" \

@@ -16,7 +16,15 @@ conf="$top/labs/lab$lab/tests.conf"
 awk -v lab="$lab" '
 	function add(part, name, pts) { list[part] = list[part] (list[part] == "" ? "" : ", ") "`" name "` " pts; sum[part] += pts }
 	/^[[:space:]]*(#|$)/ { next }
-	$1 == "smp" { boots = NF - 1; smps = $2; for (i = 3; i <= NF; i++) smps = smps " and " $i; next }
+	$1 == "smp" {
+		boots = NF - 1
+		for (i = 2; i <= NF; i++) {
+			b = $i
+			if (b ~ /\+/) { split(b, part, "+"); b = part[1] ", " part[2] " mode"; modes = 1 }
+			smps = smps (i == 2 ? "" : (modes ? "; " : " and ")) b
+		}
+		next
+	}
 	$1 == "test" { add("test", $2, $3); next }
 	$1 == "exercise" { add("exercise", $2, $3); next }
 	$1 == "host" && $4 == "exercise" { add("exercise", $2 " (host check)", $3); next }
@@ -26,7 +34,10 @@ awk -v lab="$lab" '
 	$1 == "gdb" { add("gdb", $2, $3); next }
 	END {
 		print "<!-- grading table: written by vm/grade/grading-table.sh " lab " from tests.conf; make check compares -->"
-		printf "Each test, exercise, panic test and host check counts once per boot: the lab boots with -smp %s", smps
+		if (modes)
+			printf "Each test, exercise, panic test and host check counts once per boot: the lab boots %d times (-smp %s)", boots, smps
+		else
+			printf "Each test, exercise, panic test and host check counts once per boot: the lab boots with -smp %s", smps
 		printf "%s\n", (boots == 1 ? "." : ", so its points count " boots " times. A GDB walkthrough runs once.")
 		print ""
 		print "| part | what, with its points per boot | points |"
