@@ -92,9 +92,10 @@ cat >"$expected" <<'ROWS'
 94	solved	forged	FAIL
 94	solved	survives	FAIL
 95	start	survives	PASS
+96	solved	cmdline	FAIL,PASS
 ROWS
 mkdir -p "$work/results"
-for run in "90 solved" "90 start" "91 solved" "94 solved" "95 start"; do
+for run in "90 solved" "90 start" "91 solved" "94 solved" "95 start" "96 solved"; do
 	read -r n v <<<"$run"
 	LABS_DIR="$top/vm/grade/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results" \
 		"$top/vm/grade/check-lab.sh" "$n" "$v" >"$work/lab$n-$v.out" 2>&1 || true
@@ -119,8 +120,9 @@ rows=$(grep -c 'FAIL (no points: refused-path: kernel/Makefile)' "$work/refused.
 check refused-handin "$([ "$rows" = 5 ] && ! grep -q PASS "$work/results-refused/results.tsv" && echo 1 || echo 0)" \
 	"$rows of 5 rows at zero, 'refused-path: kernel/Makefile'"
 
-# tests.conf the grader cannot trust: an unknown line (lab 92), no smp line (lab 93).
-for n in 92 93; do
+# tests.conf the grader cannot trust: an unknown line (lab 92), no smp line (lab 93), a
+# boot in a mode no line defines (lab 97).
+for n in 92 93 97; do
 	rc=0
 	LABS_DIR="$top/vm/grade/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results-$n" \
 		"$top/vm/grade/check-lab.sh" "$n" solved >"$work/lab$n.out" 2>&1 || rc=$?
