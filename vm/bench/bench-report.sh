@@ -36,10 +36,12 @@ declare -A what=(
 	[iouring_roundtrip]="io_uring, pipe: 6.1 pipes lack FMODE_NOWAIT: poll armed, then io-wq reads; write; reap"
 	[fibril_switch]="one fibril switch (Lab 2 self-test)"
 	[process_switch]="one process switch (pipe ping-pong, incl. write + read)"
+	[asys_eventfd_roundtrip]="extra: asys_roundtrip on an eventfd (read 8 bytes, write a count of 1)"
+	[asys_eventfd_roundtrip_cachemiss]="extra: asys_roundtrip_cachemiss on an eventfd"
 	[direct_pipe_rw]="extra: write(1 byte) + read(1 byte) on a pipe, directly: nothing blocks"
 	[iouring_eventfd_roundtrip]="extra, io_uring's working path: eventfd read retried from task work, no io-wq; write; reap")
 # Figures printed when the benchmarks gave them, not RESULT lines of the lab's targets.
-extras=(direct_pipe_rw iouring_eventfd_roundtrip)
+extras=(direct_pipe_rw iouring_eventfd_roundtrip asys_eventfd_roundtrip asys_eventfd_roundtrip_cachemiss)
 declare -A fig=() wt=()
 while read -r n v; do fig[$n]=$v; done <"$figs"
 if [ "$wall" != - ]; then while read -r n v; do wt[$n]=$v; done <"$wall"; fi

@@ -4,6 +4,8 @@
  * asys_submit() returns with the call pending. The program writes the byte (the wake-up
  * makes the fibril runnable), and asys_await_completion() runs it to its end and
  * collects the completion. Nothing else runs: the task never leaves the CPU.
+ * asys_eventfd_roundtrip is the same round trip on an eventfd, the file io_uring's
+ * control figure (iouring_eventfd_roundtrip) uses: the same work, done by both.
  */
 #define _GNU_SOURCE	/* CPU_SET (bench.h) */
 #include <sys/syscall.h>
@@ -11,40 +13,59 @@
 #include "bench.h"
 
 static int asys_rt_pipe[2] = { -1, -1 };
+static int asys_rt_eventfd = -1;
+/* the round trip's file: the pipe (1 byte), or the eventfd (a count of 1, 8 bytes) */
+static int asys_rt_rfd, asys_rt_wfd;
+static unsigned long asys_rt_len;
 
 static uint64_t asys_roundtrip_loop(long n)
 {
-	static char buf;
+	static unsigned long long buf;
+	unsigned long long x = 1;
 	unsigned long args[3];
 	struct asys_completion c;
 	uint64_t t0;
-	char x = 'x';
 	long i;
 	int err;
 
-	if (asys_rt_pipe[0] < 0 && pipe(asys_rt_pipe))
-		bench_die("pipe");
-	args[0] = asys_rt_pipe[0];
+	args[0] = asys_rt_rfd;
 	args[1] = (unsigned long)&buf;
-	args[2] = 1;
+	args[2] = asys_rt_len;
 	t0 = bench_now();
 	for (i = 0; i < n; i++) {
-		/* the pipe is empty: the read blocks, asys_submit returns with it pending */
+		/* nothing to read: the read blocks, asys_submit returns with it pending */
 		if (asys_submit1(SYS_read, i, args, 3, &err) != 1)
 			bench_die("asys_submit(read)");
-		if (write(asys_rt_pipe[1], &x, 1) != 1)
+		if (write(asys_rt_wfd, &x, asys_rt_len) != (long)asys_rt_len)
 			bench_die("write");
-		if (asys_await_completion(&c) != 1 || c.return_code != 1 || c.cookie != (unsigned long)i)
+		if (asys_await_completion(&c) != 1 || c.return_code != (long)asys_rt_len ||
+		    c.cookie != (unsigned long)i)
 			bench_die("asys_await_completion: %ld, cookie %lu", c.return_code, c.cookie);
 	}
 	return bench_now() - t0;
 }
 
-static double bench_asys_roundtrip(long n)
+/* on_eventfd 0: a 1-byte read on a pipe; 1: an 8-byte read on an eventfd (iouring.c's control). */
+static double bench_asys_roundtrip_on(long n, int on_eventfd)
 {
 	if (!asys_present())
 		bench_die("no asys on this kernel");
+	if (asys_rt_pipe[0] < 0 && pipe(asys_rt_pipe))
+		bench_die("pipe");
+	if (asys_rt_eventfd < 0) {
+		asys_rt_eventfd = syscall(SYS_eventfd2, 0, 0);
+		if (asys_rt_eventfd < 0)
+			bench_die("eventfd");
+	}
+	asys_rt_rfd = on_eventfd ? asys_rt_eventfd : asys_rt_pipe[0];
+	asys_rt_wfd = on_eventfd ? asys_rt_eventfd : asys_rt_pipe[1];
+	asys_rt_len = on_eventfd ? 8 : 1;
 	return bench_per_op(asys_roundtrip_loop, n);
+}
+
+static inline double bench_asys_roundtrip(long n)
+{
+	return bench_asys_roundtrip_on(n, 0);
 }
 
 #ifndef BENCH_NO_MAIN
@@ -55,6 +76,8 @@ int main(int argc, char **argv)
 	bench_rt();
 	bench_report("asys_roundtrip", bench_asys_roundtrip(n), n,
 		     "asys_submit(read, blocks) + write + asys_await_completion");
+	bench_report("asys_eventfd_roundtrip", bench_asys_roundtrip_on(n, 1), n,
+		     "the same on an eventfd: read 8 bytes (blocks), write a count of 1");
 	return 0;
 }
 #endif

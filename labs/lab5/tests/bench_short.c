@@ -43,6 +43,7 @@ int main(void)
 	figure("direct_pipe_rw", bench_direct_pipe(1000));
 	figure("asys_inline", bench_asys_inline(1000));
 	figure("asys_roundtrip", bench_asys_roundtrip(500));
+	figure("asys_eventfd_roundtrip", bench_asys_roundtrip_on(500, 1));
 	figure("thread_per_call_roundtrip", bench_thread_per_call(100));
 	figure("worker_thread_roundtrip", bench_worker_thread(200));
 	figure("iouring_async_roundtrip", bench_iouring(200, IOSQE_ASYNC, 0));

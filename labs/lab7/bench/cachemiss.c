@@ -6,6 +6,7 @@
  *                             no switch; submit + await
  *   asys_roundtrip_cachemiss  read() of an empty pipe blocks on the submitter's stack,
  *                             the user context moves to a spare and returns; write; await
+ *   asys_eventfd_roundtrip_cachemiss  the same on an eventfd (io_uring's working path)
  * The mode the kernel had is restored at the end.
  */
 #define _GNU_SOURCE	/* CPU_SET (bench.h) */
@@ -21,16 +22,21 @@ static double bench_asys_inline_cachemiss(long n)
 	return bench_asys_inline(n);
 }
 
-static double bench_asys_roundtrip_cachemiss(long n)
+static double bench_asys_roundtrip_cachemiss_on(long n, int on_eventfd)
 {
 	long m0 = cachemiss_moves();
-	double v = bench_asys_roundtrip(n);
+	double v = bench_asys_roundtrip_on(n, on_eventfd);
 
 	/* the loop is the fibril mode's: it proves nothing unless each read really moved */
 	if (cachemiss_moves() - m0 < n)
 		bench_die("asys_roundtrip_cachemiss: %ld moves for at least %ld blocking reads",
 			  cachemiss_moves() - m0, n);
 	return v;
+}
+
+static double bench_asys_roundtrip_cachemiss(long n)
+{
+	return bench_asys_roundtrip_cachemiss_on(n, 0);
 }
 
 #ifndef BENCH_CACHEMISS_NO_MAIN
@@ -45,6 +51,8 @@ int main(int argc, char **argv)
 		     "asys_submit(getpid), run on the submitter's stack + asys_await_completion");
 	bench_report("asys_roundtrip_cachemiss", bench_asys_roundtrip_cachemiss(n), n,
 		     "asys_submit(read, blocks: the user context moves) + write + asys_await_completion");
+	bench_report("asys_eventfd_roundtrip_cachemiss", bench_asys_roundtrip_cachemiss_on(n, 1), n,
+		     "the same on an eventfd: read 8 bytes (blocks), write a count of 1");
 	return 0;
 }
 #endif
