@@ -79,7 +79,7 @@ run-guest: deps $(MINE_DEP) ## boot lab LAB's solved kernel (MINE=1: your own) w
 	@vm/boot/run-guest.sh "$(PROG)" "$(LAB)" "$(SMP)" $(MINE_IMAGE)
 
 .PHONY: bench
-bench: deps ## Lab 5: build the solved non-debug kernel, run the benchmarks under -icount, table + plot in docs/lab5.md
+bench: deps ## Labs 5 and 7: build the fully solved non-debug kernel, run the benchmarks under -icount (both asys modes), table + plot in docs/lab5.md
 	@vm/bench/bench.sh
 
 docs: ## build the annotated walkthrough (docs/*.md, figures docs/figures/*.dot) into build/docs
