@@ -20,8 +20,14 @@ done | sed -n 's/^+\([^+]\)/\1/p' | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' |
 	awk 'length($0) >= 20' | sort -u >"$scratch/added"
 [ -s "$scratch/added" ] || exit 0
 
-# Lines the start trees show anyway: the patches' own lines, and the kernel's.
-sed -n 's/^[+ -]//p' "$top"/patches/*.patch | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' | sort -u >"$scratch/public"
+# Lines the start trees show anyway: the patches' own lines, and the kernel's. A hunk
+# header names the function around the hunk ("@@ -321,8 +342,8 @@ void f(void)"), and a
+# patch that applies on solved trees (patches/0007 on Lab 6's) names earlier solutions'
+# functions there, as its context lines show their code: public as well.
+{
+	sed -n 's/^[+ -]//p' "$top"/patches/*.patch
+	sed -n 's/^@@ [^@]* @@ //p' "$top"/patches/*.patch
+} | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' | sort -u >"$scratch/public"
 if git -C "$BUILD/src" rev-parse -q --verify base >/dev/null; then
 	# Only where the solutions write: a grep of the whole tree takes a minute.
 	mapfile -t where < <(sed -n 's#^+++ b/\([^/]*\)/.*#\1#p' "$top"/solutions/lab*/*.patch | sort -u)
