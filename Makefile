@@ -51,7 +51,7 @@ gdb: ## GDB on lab LAB's vmlinux, lx- scripts and gdbscripts/ loaded, attached t
 walkthrough: deps ## a GDB walkthrough live in tmux, step by step (LAB=n [NAME=lab4-restart] [KERNEL=own] [BYHAND=1])
 	@vm/boot/walkthrough.sh $(LAB) $(NAME)
 
-check: deps ## grade every lab (or LAB=n; SUBMISSION=file.patch grades a student's patch)
+check: deps ## grade every lab (or LAB=n; SUBMISSION=file.patch grades a student's patch), optional challenges' hidden tests too
 	@vm/grade/check.sh "$(if $(filter command line environment,$(origin LAB)),$(LAB))" "$(SUBMISSION)"
 
 check-loaded: deps ## make check with LOAD busy loops beside it (default one per CPU): verdicts must not need a quiet host [LAB=n]

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # vm/boot/lab-initramfs.sh LAB OUT [TESTS_DIR]: build lab LAB's tests (the test, exercise
-# and panic lines of labs/labLAB/tests.conf, gcc -m32 -static) into TESTS_DIR and pack them
+# and panic lines of labs/labLAB/tests.conf, and the hidden challenge tests of
+# labs/labLAB/challenge/challenge.conf where the folder exists, gcc -m32 -static) into
+# TESTS_DIR and pack them
 # with the guest into the initramfs OUT. make check runs the test and exercise ones from
 # /tests/list (a panic test gets a boot of its own); in the shell of make qemu, run one by
 # hand: /tests/NAME.
@@ -14,9 +16,15 @@ rm -rf "$tests"
 mkdir -p "$tests"
 awk '$1 == "test" || $1 == "exercise" { print $2 }' "$labs/lab$lab/tests.conf" >"$tests/list"
 awk '$1 == "panic" { print $2 }' "$labs/lab$lab/tests.conf" >"$tests/panic-list"
-while read -r name; do
-	gcc -m32 -static -O2 -Wall -Werror -pthread -I"$top/labs/include" \
-		-o "$tests/$name" "$labs/lab$lab/tests/$name.c" ||
-		die "test $name does not compile (gcc -m32 -static; make deps installs gcc-multilib)"
-done < <(cat "$tests/list" "$tests/panic-list")
+challenge="$labs/lab$lab/challenge"
+: >"$tests/challenge-list"
+[ ! -f "$challenge/challenge.conf" ] || awk '$1 == "challenge" { print $2 }' "$challenge/challenge.conf" >"$tests/challenge-list"
+# compile NAME SOURCE
+compile() {
+	gcc -m32 -static -O2 -Wall -Werror -pthread -I"$top/labs/include" -o "$tests/$1" "$2" ||
+		die "test $1 does not compile (gcc -m32 -static; make deps installs gcc-multilib)"
+}
+while read -r name; do compile "$name" "$labs/lab$lab/tests/$name.c"; done < <(cat "$tests/list" "$tests/panic-list")
+while read -r name; do compile "$name" "$challenge/$name.c"; done <"$tests/challenge-list"
+cat "$tests/challenge-list" >>"$tests/list"
 "$top/vm/boot/initramfs.sh" "$out" --tests "$tests"

@@ -8,6 +8,11 @@
 #   start: every "exercise" test must fail *gracefully* (exit 1, the test's own verdict:
 #          a crash, a timeout or no result is a defect of the lab), every other test
 #          must pass. A test that cannot fail is a defect.
+# An optional challenge's hidden tests (labs/labLAB/challenge/challenge.conf: "challenge
+# NAME POINTS", NAME.c beside it; make release leaves the folder out) run in the same
+# boots as "challenge:NAME" rows: on the start tree they must fail like an exercise, on
+# the solved tree (which has solutions/labLAB/challenge/ too) pass. For a hand-in or
+# make grade they are extra points, printed apart: failing one is not failing the lab.
 # A "panic" test runs alone in a boot of its own, once per SMP setting: it passes when
 # the kernel panics as its source says (vm/grade/panic-result.sh).
 # A lab whose tests.conf says "start-build OBJECT" checks its start tree by building that
@@ -40,13 +45,27 @@ mkdir -p "$work"
 # --- tests.conf: every line is one the grader knows, and guest tests have CPUs to run on ---
 # expected_panic NAME: the ERE a panic test's header comment names ("Expected panic: ERE").
 expected_panic() { sed -n 's/^ \* Expected panic: //p' "$labs/lab$lab/tests/$1.c" 2>/dev/null | head -1; }
-conf_lines() { grep -vE '^[[:space:]]*(#|$)' "$conf" | awk '{ print $1, $2, $3, $4 }'; }
+challenge_conf="$labs/lab$lab/challenge/challenge.conf"
+conf_lines() {
+	grep -vE '^[[:space:]]*(#|$)' "$conf" | awk '{ print $1, $2, $3, $4 }'
+	if [ -f "$challenge_conf" ]; then grep -vE '^[[:space:]]*(#|$)' "$challenge_conf" | awk '{ print $1, $2, $3, $4 }'; fi
+}
+# A challenge is hidden: its lines live in challenge.conf, and that file holds nothing else.
+if grep -qE '^[[:space:]]*challenge[[:space:]]' "$conf"; then
+	die "$conf: a challenge line: a challenge's tests are hidden, its lines go in ${challenge_conf#"$labs"/}"
+fi
+if [ -f "$challenge_conf" ] && grep -vE '^[[:space:]]*(#|$|challenge[[:space:]])' "$challenge_conf" | grep -q .; then
+	die "$challenge_conf: only 'challenge NAME POINTS' lines: $(grep -vE '^[[:space:]]*(#|$|challenge[[:space:]])' "$challenge_conf" | head -1)"
+fi
 while read -r kind name pts flag; do
 	case "$kind" in
 	smp | mode | disk | start-build | handin-paths) continue ;;
 	deliverable) [ -f "$labs/lab$lab/$name" ] || die "$conf: no template $labs/lab$lab/$name for deliverable $name"; continue ;;
 	test | exercise | gdb | panic)
 		[[ "$pts" =~ ^[0-9]+$ ]] || die "$conf: '$kind $name' has no points" ;;
+	challenge)
+		[[ "$pts" =~ ^[0-9]+$ ]] || die "$challenge_conf: 'challenge $name' has no points"
+		[ -f "$labs/lab$lab/challenge/$name.c" ] || die "$challenge_conf: no $labs/lab$lab/challenge/$name.c" ;;
 	host)
 		[[ "$pts" =~ ^[0-9]+$ ]] || die "$conf: 'host $name' has no points"
 		[ -f "$labs/lab$lab/host/$name.sh" ] || die "$conf: no $labs/lab$lab/host/$name.sh" ;;
@@ -68,15 +87,32 @@ for smp in $smps; do
 done
 disk_size=$(awk '$1 == "disk" { print $2 }' "$conf")
 
-failed=0 got=0 max=0
+failed=0 got=0 max=0 challenge_got=0 challenge_max=0
+# reference=1 when this run grades the lab's own trees (make check's start or solved),
+# where every row must come out right, challenge rows too.
+reference=0
+if [ -z "$submission" ] && [ "$variant" != own ]; then reference=1; fi
 # row NAME PASS|FAIL POINTS WHY: one graded line, on screen and in results.tsv.
 row() {
 	local name=$1 verdict=$2 pts=$3 why=$4
 	printf '  %-34s %s (%s pts)\n' "$name" "$verdict${why:+ ($why)}" "$pts"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$lab" "${tag#lab"$lab"-}" "$smp" "$name" \
 		"$([ "$verdict" = OK ] && echo PASS || echo FAIL)" "$pts" >>"$results/results.tsv"
+	case "$name" in
+	challenge:*)
+		challenge_max=$((challenge_max + pts))
+		if [ "$verdict" = OK ]; then challenge_got=$((challenge_got + pts)); elif [ "$reference" = 1 ]; then failed=1; fi
+		return ;;
+	esac
 	max=$((max + pts))
 	if [ "$verdict" = OK ]; then got=$((got + pts)); else failed=1; fi
+}
+# score_lines: the lab's score, and the challenge's apart (optional: not in the lab's).
+score_lines() {
+	echo "Score: lab $lab ${tag#lab"$lab"-}: $got/$max"
+	if [ "$challenge_max" -gt 0 ]; then
+		echo "Challenge: lab $lab ${tag#lab"$lab"-}: $challenge_got/$challenge_max (optional, hidden tests; not in the score above)"
+	fi
 }
 
 # grade NAME RESULT POINTS MUST_FAIL: RESULT is tap_result's (pass, fail N, none, several);
@@ -104,14 +140,17 @@ zero_rows() {
 	unhealthy=$1
 	for smp in $smps; do
 		while read -r kind name pts _; do
-			case "$kind" in test | exercise | host | panic) grade "$name" none "$pts" 0 ;; esac
+			case "$kind" in
+			test | exercise | host | panic) grade "$name" none "$pts" 0 ;;
+			challenge) grade "challenge:$name" none "$pts" 0 ;;
+			esac
 		done < <(conf_lines)
 	done
 	smp=1
 	while read -r kind name pts _; do
 		[ "$kind" != gdb ] || grade "gdb:$name" none "$pts" 0
 	done < <(conf_lines)
-	echo "Score: lab $lab ${tag#lab"$lab"-}: $got/$max"
+	score_lines
 	exit 1
 }
 
@@ -169,7 +208,7 @@ host_result() {
 }
 # must_fail KIND FLAG: 1 when this test must fail here (an exercise on the start tree).
 must_fail() {
-	if [ "$variant" = start ] && [ -z "$submission" ] && { [ "$1" = exercise ] || [ "$2" = exercise ]; }; then
+	if [ "$variant" = start ] && [ -z "$submission" ] && { [ "$1" = exercise ] || [ "$1" = challenge ] || [ "$2" = exercise ]; }; then
 		echo 1
 	else
 		echo 0
@@ -230,6 +269,7 @@ for smp in $smps; do
 		case "$kind" in
 		test | exercise) grade "$name" "$(tap_result "$log" "$nonce" "$name")" "$pts" "$(must_fail "$kind" "${flag:-}")" ;;
 		host) grade "$name" "$(host_result "$name" "$smp" "$log")" "$pts" "$(must_fail "$kind" "${flag:-}")" ;;
+		challenge) grade "challenge:$name" "$(tap_result "$log" "$nonce" "$name")" "$pts" "$(must_fail "$kind" "")" ;;
 		esac
 	done < <(conf_lines)
 	# The disk was checked (Lab 1's e2fsck): 96 MiB a boot is not worth keeping.
@@ -269,6 +309,6 @@ if [ "$variant" = solved ] || [ "$variant" = own ] || [ -n "$submission" ]; then
 	done < <(conf_lines)
 fi
 
-echo "Score: lab $lab ${tag#lab"$lab"-}: $got/$max"
+score_lines
 [ "$failed" = 0 ] || echo "  failing guest logs are in results/ (named $tag-smp*.log)"
 exit "$failed"

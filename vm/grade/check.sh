@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make check [LAB=n] [SUBMISSION=file.patch]: grade every lab (or one).
 # For each lab: when it has exercises, its start tree must fail every exercise test (a
-# test that cannot fail is a defect); then the solved tree must pass every test. A full
+# test that cannot fail is a defect); then the solved tree must pass every test. An
+# optional challenge's hidden tests (labs/labN/challenge/) are graded the same way, the
+# solved tree carrying the challenge's answer too; their rows are challenge:NAME. A full
 # run then tests class delivery: a student edition (vm/release/check-release.sh) and
 # batch grading (vm/grade/batch/check-grade-all.sh). Start
 # comes first: the labs then go through the series in order, so each switch of the
@@ -45,7 +47,8 @@ for n in "${labs[@]}"; do
 		steps+=("$n submission")
 		continue
 	fi
-	if grep -qE '^(exercise|host .* exercise|panic .* exercise)' "$top/labs/lab$n/tests.conf"; then
+	if grep -qE '^(exercise|host .* exercise|panic .* exercise)' "$top/labs/lab$n/tests.conf" ||
+		[ -f "$top/labs/lab$n/challenge/challenge.conf" ]; then
 		steps+=("$n start")
 	fi
 	if [ -n "$solved_k" ] && [ "$n" -ge "$solved_k" ]; then

@@ -17,7 +17,7 @@ out=$(cd "$BUILD/src" && perl scripts/checkpatch.pl --no-tree --terse -q "$canar
 if ! grep -q ': ERROR:' <<<"$out"; then
 	die "checkpatch's canary (no space after a comma) found no error: checkpatch is not working"
 fi
-for p in "$top"/patches/*.patch "$top"/solutions/lab*/*.patch; do
+for p in "$top"/patches/*.patch "$top"/solutions/lab*/*.patch "$top"/solutions/lab*/challenge/*.patch; do
 	[ -e "$p" ] || continue
 	# Exit 1 is "found something"; anything else is checkpatch itself failing.
 	rc=0

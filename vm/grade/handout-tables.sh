@@ -2,7 +2,8 @@
 # vm/grade/handout-tables.sh [RESULTS.tsv]: every lab's handout carries the grading table
 # vm/grade/grading-table.sh writes from its tests.conf, unchanged; and, given make
 # check's results.tsv, each table's total is the maximum make check graded the lab's
-# solved tree out of. A handout whose points disagree with the grader fails the run.
+# solved tree out of (an optional challenge's rows, challenge:NAME, are not in it). A
+# handout whose points disagree with the grader fails the run.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
@@ -36,7 +37,7 @@ for conf in "$top"/labs/lab[0-9]*/tests.conf; do
 	fi
 	total=$(sed -n 's/^| \*\*make check, solved tree\*\* | | \*\*\([0-9]*\)\*\* |$/\1/p' <<<"$want")
 	if [ -n "$results" ] && [ -f "$results" ]; then
-		graded=$(awk -F'\t' -v lab="$lab" '$1 == lab && $2 == "solved" { m += $6; n++ } END { if (n) print m }' "$results")
+		graded=$(awk -F'\t' -v lab="$lab" '$1 == lab && $2 == "solved" && $4 !~ /^challenge:/ { m += $6; n++ } END { if (n) print m }' "$results")
 		if [ -n "$graded" ] && [ "$graded" != "$total" ]; then
 			echo "lab $lab: the handout's table adds up to $total, make check graded the solved tree out of $graded"
 			bad=1

@@ -7,7 +7,9 @@
 #    row must come out as written below: a forged "ok" line, a failing test, a crash
 #    on a start tree, a kernel warning in a passing boot, and for panic tests a wrong
 #    panic, a panic before the test armed, a panic line printed by the program itself,
-#    and a kernel that did not panic (a pass only as an exercise on a start tree).
+#    and a kernel that did not panic (a pass only as an exercise on a start tree), and
+#    an optional challenge's hidden tests (must fail on a start tree, pass solved, and
+#    never fail a student's own grade).
 # Prints one line per check; exit 1 if the grader got one wrong.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -93,9 +95,13 @@ cat >"$expected" <<'ROWS'
 94	solved	survives	FAIL
 95	start	survives	PASS
 96	solved	cmdline	FAIL,PASS
+98	start	challenge:hidden_pass	FAIL
+98	start	challenge:hidden_fail	PASS
+98	solved	challenge:hidden_pass	PASS
+98	solved	challenge:hidden_fail	FAIL
 ROWS
 mkdir -p "$work/results"
-for run in "90 solved" "90 start" "91 solved" "94 solved" "95 start" "96 solved"; do
+for run in "90 solved" "90 start" "91 solved" "94 solved" "95 start" "96 solved" "98 start" "98 solved"; do
 	read -r n v <<<"$run"
 	LABS_DIR="$top/vm/grade/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results" \
 		"$top/vm/grade/check-lab.sh" "$n" "$v" >"$work/lab$n-$v.out" 2>&1 || true
@@ -120,9 +126,19 @@ rows=$(grep -c 'FAIL (no points: refused-path: kernel/Makefile)' "$work/refused.
 check refused-handin "$([ "$rows" = 5 ] && ! grep -q PASS "$work/results-refused/results.tsv" && echo 1 || echo 0)" \
 	"$rows of 5 rows at zero, 'refused-path: kernel/Makefile'"
 
+# A student's own tree (make grade) with a challenge it did not solve: the challenge row
+# is at zero, the lab's score stays whole and the grade does not fail.
+rc=0
+LABS_DIR="$top/vm/grade/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results-own" \
+	"$top/vm/grade/check-lab.sh" 98 own >"$work/lab98-own.out" 2>&1 || rc=$?
+check challenge-is-optional "$([ "$rc" = 0 ] && grep -qx 'Score: lab 98 own: 1/1' "$work/lab98-own.out" &&
+	grep -q '^Challenge: lab 98 own: 1/2 ' "$work/lab98-own.out" && echo 1 || echo 0)" \
+	"exit $rc; $(grep -E '^(Score|Challenge):' "$work/lab98-own.out" | cut -c1-60 | paste -sd';' -)"
+
 # tests.conf the grader cannot trust: an unknown line (lab 92), no smp line (lab 93), a
-# boot in a mode no line defines (lab 97).
-for n in 92 93 97; do
+# boot in a mode no line defines (lab 97), a hidden challenge's line where students read
+# it (lab 99).
+for n in 92 93 97 99; do
 	rc=0
 	LABS_DIR="$top/vm/grade/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results-$n" \
 		"$top/vm/grade/check-lab.sh" "$n" solved >"$work/lab$n.out" 2>&1 || rc=$?

@@ -2,7 +2,10 @@
 # Prepare a lab's kernel tree as a worktree of build/src:
 #   vm/kernel/lab-tree.sh LAB DEST BRANCH start|solved [SUBMISSION.patch]
 # start  = base + every earlier lab's patch and solution + lab LAB's patch (what students get)
-# solved = start + solutions/labLAB/*.patch (what make check grades)
+# solved = start + solutions/labLAB/*.patch (what make check grades), then the reference
+#          answer to the lab's optional challenge, solutions/labLAB/challenge/*.patch: its
+#          hidden tests (labs/labLAB/challenge/) must pass there and fail on start. A later
+#          lab's start tree has the solutions but never the challenge answer.
 # With SUBMISSION, the student's patch is applied on the start tree instead.
 # The series order is: solutions/lab0, patches/0001, solutions/lab1, patches/0002, ...
 #   vm/kernel/lab-tree.sh --list LAB start|solved [SUBMISSION.patch]
@@ -52,7 +55,9 @@ series() {
 
 mapfile -t patches < <(series "$lab")
 if [ "$variant" = solved ]; then
-	for p in "$top"/solutions/lab"$lab"/*.patch; do [ -e "$p" ] && patches+=("$p"); done
+	for p in "$top"/solutions/lab"$lab"/*.patch "$top"/solutions/lab"$lab"/challenge/*.patch; do
+		[ -e "$p" ] && patches+=("$p")
+	done
 elif [ "$variant" != start ]; then
 	die "variant must be start or solved"
 fi
