@@ -2,7 +2,8 @@
 # vm/release/check-release.sh: make check's test of the student edition, as a student
 # would meet it:
 #  1. make release SOLVED=0 into build/check/release/student: none of the lines any
-#     solution adds (vm/release/solution-lines.sh 0) is in any of its files;
+#     solution adds (vm/release/solution-lines.sh 0) is in any of its files, and no
+#     optional challenge's hidden tests or answer is;
 #  2. in it: make lab LAB=0, then make grade LAB=0: the exercise fails;
 #  3. the student's answer (the reference solution, applied and not committed):
 #     make grade LAB=0 gives full marks.
@@ -25,6 +26,9 @@ check no-solution-text "$([ -z "$leaks" ] && [ -s "$work/solution-lines" ] && ec
 	"$(wc -l <"$work/solution-lines") solution lines looked for; found: ${leaks:-none}"
 check no-solutions "$([ -z "$(find "$work/student/solutions" -name '*.patch')" ] && echo 1 || echo 0)" \
 	"solutions/ holds $(find "$work/student/solutions" -name '*.patch' | wc -l) patches"
+hidden=$(cd "$work/student" && find labs solutions -type d -name challenge | sort | tr '\n' ' ')
+check no-hidden-challenge "$([ -z "$hidden" ] && [ -n "$(find "$top/labs" -path '*/challenge/*.c')" ] && echo 1 || echo 0)" \
+	"the instructor has $(find "$top/labs" -path '*/challenge/*.c' | wc -l) hidden challenge test(s); the edition has: ${hidden:-no challenge folder}"
 
 # The student's build folder. Its kernel source is a clone that shares our objects: a real
 # student's make lab extracts Debian's tarball (a minute and 1.2 GB that this test need

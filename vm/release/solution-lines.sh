@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # vm/release/solution-lines.sh K: the lines a student edition with SOLVED=K must not
-# contain, one a line: every line that solutions/labN/*.patch (N >= K) adds, trimmed, of
-# 20 characters or more, that is neither in the kernel source the labs start from
-# (build/src at tag base) nor in patches/: those a reader may see anyway.
+# contain, one a line: every line that solutions/labN/*.patch (N >= K) adds, and every
+# line an optional challenge's answer or hidden test adds (solutions/labN/challenge/,
+# labs/labN/challenge/, any N: never released), trimmed, of 20 characters or more, that
+# is neither in the kernel source the labs start from (build/src at tag base) nor in
+# patches/ or labs/include/: those a reader may see anyway.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
@@ -12,11 +14,16 @@ k=${1:?usage: $0 K}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-for dir in "$top"/solutions/lab*; do
-	n=${dir##*/lab}
-	[ "$n" -ge "$k" ] || continue
-	cat "$dir"/*.patch
-done | sed -n 's/^+\([^+]\)/\1/p' | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' |
+{
+	for dir in "$top"/solutions/lab*; do
+		n=${dir##*/lab}
+		[ "$n" -ge "$k" ] || continue
+		cat "$dir"/*.patch
+	done
+	cat /dev/null "$top"/solutions/lab*/challenge/*.patch 2>/dev/null
+	# a hidden test's lines, as if a patch added them
+	cat /dev/null "$top"/labs/lab*/challenge/* 2>/dev/null | sed 's/^/+/'
+} | sed -n 's/^+\([^+]\)/\1/p' | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' |
 	awk 'length($0) >= 20' | sort -u >"$scratch/added"
 [ -s "$scratch/added" ] || exit 0
 
@@ -27,10 +34,11 @@ done | sed -n 's/^+\([^+]\)/\1/p' | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' |
 {
 	sed -n 's/^[+ -]//p' "$top"/patches/*.patch
 	sed -n 's/^@@ [^@]* @@ //p' "$top"/patches/*.patch
+	cat "$top"/labs/include/* "$top"/labs/lab*/tests/*.c # shared by the hidden tests
 } | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' | sort -u >"$scratch/public"
 if git -C "$BUILD/src" rev-parse -q --verify base >/dev/null; then
 	# Only where the solutions write: a grep of the whole tree takes a minute.
-	mapfile -t where < <(sed -n 's#^+++ b/\([^/]*\)/.*#\1#p' "$top"/solutions/lab*/*.patch | sort -u)
+	mapfile -t where < <(sed -n 's#^+++ b/\([^/]*\)/.*#\1#p' "$top"/solutions/lab*/*.patch "$top"/solutions/lab*/challenge/*.patch 2>/dev/null | sort -u)
 	git -C "$BUILD/src" grep -h -o -F -f "$scratch/added" base -- "${where[@]}" 2>/dev/null | sort -u >>"$scratch/public" || true
 	sort -u -o "$scratch/public" "$scratch/public"
 fi
