@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # vm/grade/batch/check-grade-all.sh: make check's test of make grade-all, on lab 0, with
-# three hand-ins:
+# four hand-ins:
 #   correct     the reference solution: graded, full marks, flagged as the reference's
 #   incomplete  a comment in fs/proc/array.c and nothing else: graded, the exercise fails
 #   broken      a change to a file the tree does not have: does-not-apply, every test 0
+#   copied      the reference solution with written answers (handin/answers.md): still
+#               flagged as the reference's (written work must not hide a copy), and its
+#               answers counted
 # graded once with JOBS=2 on this machine, once more (nothing may be graded again), and
 # once with HOSTS= over ssh, to an sshd of this test's own on a loopback port with a
 # throw-away key, stopped after. Each run's CSV and JSON must say the above. And the
@@ -19,7 +22,7 @@ rm -rf "$work"
 mkdir -p "$work/handins"
 failed=0
 check() { report_check grade-all "$@"; }
-echo "== make grade-all LAB=0: a correct, an incomplete and a broken hand-in; JOBS=2, then HOSTS= over ssh =="
+echo "== make grade-all LAB=0: a correct, an incomplete, a broken and a copied hand-in; JOBS=2, then HOSTS= over ssh =="
 
 # The hand-ins, made with git plumbing in build/src (lab 0 starts at tag base).
 cat "$top"/solutions/lab0/*.patch >"$work/handins/correct.patch"
@@ -34,6 +37,16 @@ commit=$(git -C "$BUILD/src" -c user.name=student -c user.email=student@fibrils.
 git -C "$BUILD/src" format-patch -1 --stdout "$commit" >"$work/handins/incomplete.patch"
 sed 's#fs/proc/array.c#fs/proc/no_such_file.c#g; s#^index [0-9a-f]*\.\.[0-9a-f]*#index 1111111..2222222#' \
 	"$work/handins/incomplete.patch" >"$work/handins/broken.patch"
+# copied: the reference's tree plus handin/answers.md, as make handin packs it.
+GIT_INDEX_FILE=$index git -C "$BUILD/src" read-tree base
+(cd "$BUILD/src" && GIT_INDEX_FILE=$index git apply --cached "$work/handins/correct.patch")
+answers=$(printf '%s\n' "# Lab 0 answers" "" "1. The kernel stack is 8 KiB on i386: THREAD_SIZE." |
+	git -C "$BUILD/src" hash-object -w --stdin)
+GIT_INDEX_FILE=$index git -C "$BUILD/src" update-index --add --cacheinfo "100644,$answers,handin/answers.md"
+tree=$(GIT_INDEX_FILE=$index git -C "$BUILD/src" write-tree)
+commit=$(git -C "$BUILD/src" -c user.name=student -c user.email=student@fibrils.invalid \
+	commit-tree "$tree" -p base -m "lab0: hand-in")
+git -C "$BUILD/src" format-patch -1 --stdout "$commit" >"$work/handins/copied.patch"
 
 # expect RUN: the CSV and JSON of a run in $work/RUN say what the header promises.
 expect() {
@@ -46,14 +59,16 @@ bad = []
 def want(ok, what):
     if not ok:
         bad.append(what)
-c, i, b = rows.get("correct"), rows.get("incomplete"), rows.get("broken")
+c, i, b, p = rows.get("correct"), rows.get("incomplete"), rows.get("broken"), rows.get("copied")
 want(c and c["status"] == "graded" and int(c["total"]) == int(c["max"]) > 0 and c["copy_of_reference"] == "yes",
      "correct: graded, full marks, a copy of the reference: %s" % c)
 want(i and i["status"] == "graded" and 0 < int(i["total"]) < int(i["max"]) and i["copy_of_reference"] == "no"
      and i["kstack_status"] == "0", "incomplete: graded, the exercise at 0: %s" % i)
 want(b and b["status"] == "does-not-apply" and int(b["total"]) == 0 and int(b["max"]) == int(c["max"]),
      "broken: does-not-apply, 0 of the full max: %s" % b)
-want(set(js) == {"correct", "incomplete", "broken"} and js["correct"]["total"] == int(c["total"]),
+want(p and p["status"] == "graded" and p["copy_of_reference"] == "yes" and int(p["written:answers.md"]) > 0,
+     "copied: the reference with written answers, still a copy of it, its answers counted: %s" % p)
+want(set(js) == {"correct", "incomplete", "broken", "copied"} and js["correct"]["total"] == int(c["total"]),
      "the JSON has the same rows and totals")
 print("; ".join(bad) if bad else "ok: correct %s/%s, incomplete %s/%s, broken %s" % (
     c["total"], c["max"], i["total"], i["max"], b["status"]))
@@ -65,7 +80,7 @@ PY
 "$top/vm/grade/batch/grade-all.sh" 0 "$work/handins" 2 "" "$work/jobs" >"$work/jobs.out" 2>&1 || true
 expect jobs
 "$top/vm/grade/batch/grade-all.sh" 0 "$work/handins" 2 "" "$work/jobs" >"$work/again.out" 2>&1 || true
-check unchanged-not-regraded "$(grep -q '3 unchanged since their last grading, 0 to grade' "$work/again.out" && echo 1 || echo 0)" \
+check unchanged-not-regraded "$(grep -q '4 unchanged since their last grading, 0 to grade' "$work/again.out" && echo 1 || echo 0)" \
 	"$(grep -o '[0-9]* hand-ins, .* to grade' "$work/again.out" || echo 'no summary line')"
 
 # A program a hand-in carries (Lab 6's reproducer) is built and run alone in a guest.

@@ -105,12 +105,12 @@ with open(base + ".json", "w") as f:
     f.write("\n")
 with open(base + ".csv", "w", newline="") as f:
     w = csv.writer(f)
-    w.writerow(["student", "status"] + names + ["total", "max"] + ["written:" + d for d in deliverables]
+    w.writerow(["student", "status"] + names + ["total", "max", "challenge"] + ["written:" + d for d in deliverables]
                + ["copy_of_reference", "logs"])
     for row in table:
         copy = row.get("copy_of_reference")
         w.writerow([row["student"], row["status"]] + [row["tests"].get(n, 0) for n in names]
-                   + [row["total"], row["max"]] + [row.get("written", {}).get(d, 0) for d in deliverables]
+                   + [row["total"], row["max"], row.get("challenge", 0)] + [row.get("written", {}).get(d, 0) for d in deliverables]
                    + ["" if copy is None else ("yes" if copy else "no"), row.get("logs", "")])
 for row in table:
     flag = "  COPY OF THE REFERENCE" if row.get("copy_of_reference") else ""

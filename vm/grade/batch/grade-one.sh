@@ -8,7 +8,8 @@
 #            (vm/kernel/kernel.sh HANDIN_SLOT), reused hand-in after hand-in
 # The row: student, status (graded, does-not-apply, does-not-build, timeout,
 # refused-path), the points of each test (tests.conf names; gdb:NAME for a walkthrough),
-# total, max, the written deliverables (tests.conf "deliverable": handin/FILE in the
+# total, max, challenge (an optional challenge's hidden tests, challenge:NAME, count
+# there and not in total), the written deliverables (tests.conf "deliverable": handin/FILE in the
 # patch, characters beyond the lab's template; for a .c file, FILE:builds is 1 when it
 # builds as the lab's tests do, FILE:run what became of it in a guest of the hand-in's
 # kernel and FILE:run-start in one of the lab's start kernel, vm/grade/batch/run-program.sh),
@@ -50,13 +51,17 @@ kernel= # the hand-in's kernel folder, built by the grading above (a look-up now
 if [ "$status" = graded ] || [ "$status" = timeout ]; then
 	kernel=$(HANDIN_SLOT=$slot "$top/vm/kernel/kernel.sh" "$lab" start "$patch_abs" 2>/dev/null) || kernel=
 	solved=$("$top/vm/kernel/kernel.sh" "$lab" solved 2>/dev/null) || solved=
-	nsol=$(find "$top/solutions/lab$lab" -name '*.patch' 2>/dev/null | wc -l)
+	# The solved tree's last commits: the reference solution's, then the challenge answer's.
+	nsol=$(find "$top/solutions/lab$lab" -maxdepth 1 -name '*.patch' 2>/dev/null | wc -l)
+	nchal=$(find "$top/solutions/lab$lab/challenge" -name '*.patch' 2>/dev/null | wc -l)
 	if [ -f "$kernel/commit" ] && [ -f "$solved/commit" ] && [ "$commits" -gt 0 ]; then
 		# the kernel change only: written work (handin/) would hide a copied solution
-		net_change() { git -C "$BUILD/src" diff "$1~$2" "$1" -- . ':(exclude)handin' | git patch-id --stable | cut -d' ' -f1; }
+		net_change() { git -C "$BUILD/src" diff "$1~$2" "$1~${3:-0}" -- . ':(exclude)handin' | git patch-id --stable | cut -d' ' -f1; }
 		mine=$(net_change "$(cat "$kernel/commit")" "$commits")
-		ref=$(net_change "$(cat "$solved/commit")" "$nsol")
-		if [ -n "$mine" ] && [ "$mine" = "$ref" ]; then copy=true; else copy=false; fi
+		# a copy of the reference solution, with or without the challenge's answer
+		ref=$(net_change "$(cat "$solved/commit")" "$((nsol + nchal))" "$nchal")
+		ref_all=$(net_change "$(cat "$solved/commit")" "$((nsol + nchal))")
+		if [ -n "$mine" ] && { [ "$mine" = "$ref" ] || [ "$mine" = "$ref_all" ]; }; then copy=true; else copy=false; fi
 	fi
 fi
 
@@ -98,18 +103,21 @@ from testsconf import columns
 lab, student, status, tsv, conf, copy, commit, logs, *written = sys.argv[1:]
 names = columns(conf)[0]
 points = {n: 0 for n in names}
-total = maximum = 0
+total = maximum = challenge = challenge_max = 0
 if os.path.exists(tsv):
     for row in open(tsv):
         f = row.rstrip("\n").split("\t")
         if len(f) < 6 or f[0] != lab or f[3] not in points:
             continue
-        maximum += int(f[5])
-        if f[4] == "PASS":
-            points[f[3]] += int(f[5])
-            total += int(f[5])
+        got = int(f[5]) if f[4] == "PASS" else 0
+        points[f[3]] += got
+        if f[3].startswith("challenge:"):  # optional: apart from the lab's total
+            challenge, challenge_max = challenge + got, challenge_max + int(f[5])
+        else:
+            total, maximum = total + got, maximum + int(f[5])
 print(json.dumps({
     "student": student, "status": status, "tests": points, "total": total, "max": maximum,
+    "challenge": challenge, "challenge_max": challenge_max,
     "written": {written[i]: (int(written[i + 1]) if written[i + 1].isdigit() else written[i + 1])
                 for i in range(0, len(written), 2)},
     "copy_of_reference": {"true": True, "false": False}.get(copy), "grader": commit, "logs": logs,

@@ -4,8 +4,11 @@ columns(conf) gives (tests, deliverables): every test, exercise, panic test and 
 by name and every GDB walkthrough as gdb:NAME, in the file's order; every deliverable
 FILE, and FILE:builds, FILE:run and FILE:run-start after a .c one
 (vm/grade/batch/grade-one.sh builds it and runs it in a guest of the hand-in's kernel and
-in one of the lab's start kernel).
+in one of the lab's start kernel). An optional challenge's hidden tests, from
+challenge/challenge.conf beside tests.conf, come last as challenge:NAME: their points
+are the row's "challenge", never its "total".
 """
+import os
 
 
 def columns(conf):
@@ -20,4 +23,10 @@ def columns(conf):
             deliverables.append(f[1])
             if f[1].endswith(".c"):
                 deliverables += [f[1] + ":builds", f[1] + ":run", f[1] + ":run-start"]
+    hidden = os.path.join(os.path.dirname(conf), "challenge", "challenge.conf")
+    if os.path.exists(hidden):
+        for line in open(hidden):
+            f = line.split()
+            if len(f) >= 3 and f[0] == "challenge":
+                tests.append("challenge:" + f[1])
     return tests, deliverables
