@@ -100,4 +100,12 @@ static inline char *status_field(int pid, const char *key, char *buf, size_t len
 	return found;
 }
 
+/* status_number(pid, "Key:"): a numeric /proc/PID/status field (pid 0: self), or -1. */
+static inline long status_number(int pid, const char *key)
+{
+	char buf[64];
+
+	return status_field(pid, key, buf, sizeof(buf)) ? atol(buf) : -1;
+}
+
 #endif
