@@ -19,41 +19,14 @@
  *      KernelStack check). Skipped, with a line that says so, on one CPU.
  * On the start tree there is no such file: the test fails, and says so.
  */
-#define _GNU_SOURCE
+#include "fibril_stacks.h"
 #include <fcntl.h>
-#include <sched.h>
 #include <sys/syscall.h>
-#include "labtest.h"
 #include "asys.h"
-
-#define STACKS "/sys/kernel/debug/fibrils/stacks"
-
-struct stacks {
-	long allocated, reused, freed, cached;
-};
-
-static int read_stacks(struct stacks *s)
-{
-	static const char *const keys[] = { "allocated", "reused", "freed", "cached" };
-	long v[4];
-	int ret = read_counters(STACKS, keys, v, 4);
-
-	s->allocated = v[0], s->reused = v[1], s->freed = v[2], s->cached = v[3];
-	return ret;
-}
 
 static int ok;
 
 #define CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
-
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
 
 static int set_cpu1_online(int online)
 {
