@@ -23,6 +23,7 @@
 
 #define NR_PIPES		12
 #define SWITCHES_PER_PIPE	4
+#define MAX_SWITCHES		(NR_PIPES * SWITCHES_PER_PIPE)
 
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
 static int data[NR_PIPES][2];	/* the pipes the calls wait on */
@@ -152,11 +153,12 @@ int main(void)
 
 	for (k = 0; k < 2; k++) {
 		switches = one_round(kinds[k]);
-		ok = switches <= NR_PIPES * SWITCHES_PER_PIPE;
-		CHECK(ok, "%s: %d pipes made ready one by one took at most %d fibril switches (got %ld)%s",
-		      kinds[k], NR_PIPES, NR_PIPES * SWITCHES_PER_PIPE, switches,
-		      ok ? "" : "; about N*N/2 more means each ready pipe made every waiter still "
-				"asleep runnable: whom does the wake-up name?");
+		CHECK(switches <= MAX_SWITCHES,
+		      "%s: %d pipes made ready one by one took at most %d fibril switches (got %ld)%s",
+		      kinds[k], NR_PIPES, MAX_SWITCHES, switches,
+		      switches <= MAX_SWITCHES ? "" :
+		      "; about N*N/2 more means each ready pipe made every waiter still asleep "
+		      "runnable: whom does the wake-up name?");
 	}
 
 	/* 3. a timeout still ends the wait, as synchronously: 0 ready after 50 ms */
