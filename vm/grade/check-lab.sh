@@ -65,7 +65,11 @@ while read -r kind name pts flag; do
 		[[ "$pts" =~ ^[0-9]+$ ]] || die "$conf: '$kind $name' has no points" ;;
 	challenge)
 		[[ "$pts" =~ ^[0-9]+$ ]] || die "$challenge_conf: 'challenge $name' has no points"
-		[ -f "$labs/lab$lab/challenge/$name.c" ] || die "$challenge_conf: no $labs/lab$lab/challenge/$name.c" ;;
+		[ -f "$labs/lab$lab/challenge/$name.c" ] || die "$challenge_conf: no $labs/lab$lab/challenge/$name.c"
+		# one /tests/NAME in the guest each
+		! awk -v n="$name" '$2 == n { f = 1 } END { exit !f }' "$conf" || die "$challenge_conf: $name is also a name in $conf"
+		# a start tree checked by one object alone never boots: the test could not fail there
+		! grep -q '^start-build' "$conf" || die "$challenge_conf: a lab whose start tree is one object ($conf: start-build) cannot show a hidden test failing there" ;;
 	host)
 		[[ "$pts" =~ ^[0-9]+$ ]] || die "$conf: 'host $name' has no points"
 		[ -f "$labs/lab$lab/host/$name.sh" ] || die "$conf: no $labs/lab$lab/host/$name.sh" ;;
