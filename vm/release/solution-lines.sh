@@ -2,7 +2,7 @@
 # vm/release/solution-lines.sh K: the lines a student edition with SOLVED=K must not
 # contain, one a line: every line that solutions/labN/*.patch (N >= K) adds, and every
 # line an optional challenge's answer or hidden test adds (solutions/labN/challenge/,
-# labs/labN/challenge/, any N: never released), trimmed, of 20 characters or more, that
+# labs/labN/challenge/*.c, any N: never released), trimmed, of 20 characters or more, that
 # is neither in the kernel source the labs start from (build/src at tag base) nor in
 # patches/ or labs/include/: those a reader may see anyway.
 set -euo pipefail
@@ -21,8 +21,9 @@ trap 'rm -rf "$scratch"' EXIT
 		cat "$dir"/*.patch
 	done
 	cat /dev/null "$top"/solutions/lab*/challenge/*.patch 2>/dev/null
-	# a hidden test's lines, as if a patch added them
-	cat /dev/null "$top"/labs/lab*/challenge/* 2>/dev/null | sed 's/^/+/'
+	# a hidden test's lines, as if a patch added them (the instructor notes beside them
+	# are prose whose phrases a handout's hints may share)
+	cat /dev/null "$top"/labs/lab*/challenge/*.c 2>/dev/null | sed 's/^/+/'
 } | sed -n 's/^+\([^+]\)/\1/p' | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' |
 	awk 'length($0) >= 20' | sort -u >"$scratch/added"
 [ -s "$scratch/added" ] || exit 0
