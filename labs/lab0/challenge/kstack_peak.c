@@ -34,7 +34,7 @@ int main(void)
 	REQUIRE(size > 0, "/proc/self/status has KStackSize:, the Lab 0 exercise (got %ld)", size);
 	peak = status_number(0, "KStackPeak:");
 	REQUIRE(peak >= 0, "/proc/self/status has a \"KStackPeak:\\t<bytes>\" line (%s)",
-		peak >= 0 ? "it has" : "there is none");
+		peak >= 0 ? "it has" : "got none");
 	used = status_number(0, "KStackUsed:");
 	CHECK(used <= peak && peak < size,
 	      "our own status: KStackUsed %ld <= KStackPeak %ld < KStackSize %ld", used, peak, size);

@@ -65,7 +65,7 @@ int main(void)
 
 	ok = read_peak(&peak, &measured) == 0;
 	REQUIRE(ok, "%s reads \"peak N\" and \"measured N\"%s", STACK_PEAK,
-		ok ? "" : access(STACK_PEAK, F_OK) ? " (no such file)" : " (a line is missing)");
+		ok ? "" : access(STACK_PEAK, F_OK) ? " (got no such file)" : " (got a file without both)");
 
 	err = write_peak("0");
 	read_peak(&peak, &measured);

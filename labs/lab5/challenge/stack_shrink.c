@@ -59,8 +59,8 @@ int main(void)
 	REQUIRE(ok, "this kernel has asys_submit");
 	ok = read_stacks(&a) == 0;
 	REQUIRE(ok, "%s has the counters allocated, reused, freed, cached%s", STACKS,
-		ok ? "" : access(STACKS, F_OK) ? " (no such file: the Lab 5 exercise comes first)"
-					       : " (some are missing)");
+		ok ? "" : access(STACKS, F_OK) ? " (got no such file: the Lab 5 exercise comes first)"
+					       : " (got a file without all four)");
 	ok = pipe(fds) == 0;
 	REQUIRE(ok, "pipe()");
 
