@@ -76,7 +76,7 @@ static long one_round(const char *kind)
 	static char step[96];
 	struct asys_completion c;
 	long before, after, r;
-	int i, in_order = 1, right = 0, status;
+	int i, first_late = -1, right = 0, status;
 	pid_t child;
 
 	for (i = 0; i < NR_PIPES; i++) {
@@ -111,8 +111,8 @@ static long one_round(const char *kind)
 		if (r != 1)
 			REQUIRE(r == 1, "await returned pipe %d's completion (returned %ld, errno %d)",
 				i, r, r < 0 ? errno : 0);
-		if (c.cookie != (unsigned long)i)
-			in_order = 0;
+		if (c.cookie != (unsigned long)i && first_late < 0)
+			first_late = i;
 		if (c.cookie >= NR_PIPES)
 			continue;
 		if (kind[0] == 'p')
@@ -122,12 +122,15 @@ static long one_round(const char *kind)
 	}
 	after = status_number(0, "FibrilSwitches:");
 
-	CHECK(in_order, "%s: the completions came in the order the pipes became ready", kind);
+	CHECK(first_late < 0, "%s: the completions came in the order the pipes became ready "
+	      "(got the first out of order at completion %d of %d)", kind,
+	      first_late < 0 ? NR_PIPES : first_late, NR_PIPES);
 	CHECK(right == NR_PIPES,
 	      "%s: as synchronously, each call returned 1 with its own pipe readable (%d of %d did)",
 	      kind, right, NR_PIPES);
 	waitpid(child, &status, 0);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the writer child made every pipe ready");
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "the writer child made every pipe ready (got wait status 0x%x)", status);
 	for (i = 0; i < NR_PIPES; i++) {
 		close(data[i][0]);
 		close(data[i][1]);

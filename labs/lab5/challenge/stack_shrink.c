@@ -67,7 +67,7 @@ int main(void)
 	asys_watchdog_step = "1: round trips on each CPU";
 	for (cpu = 0; cpu < cpus; cpu++) {
 		ok = pin_to(cpu) == 0;
-		REQUIRE(ok, "run on CPU %ld", cpu);
+		REQUIRE(ok, "run on CPU %ld (got errno %d)", cpu, ok ? 0 : errno);
 		done = round_trips(10, 100 * cpu);
 		CHECK(done == 10, "10 round trips on CPU %ld (%ld done)", cpu, done);
 	}
@@ -82,7 +82,7 @@ int main(void)
 
 	asys_watchdog_step = "2: echo 2 > /proc/sys/vm/drop_caches";
 	ok = drop_caches() == 0;
-	REQUIRE(ok, "write 2 to /proc/sys/vm/drop_caches");
+	REQUIRE(ok, "write 2 to /proc/sys/vm/drop_caches (got errno %d)", ok ? 0 : errno);
 	read_stacks(&b);
 	printf("after the drop: cached %ld, freed +%ld\n", b.cached, b.freed - a.freed);
 	CHECK(b.cached == 0, "when the write to drop_caches returns, every CPU's cache is empty "
