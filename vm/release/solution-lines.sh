@@ -38,8 +38,8 @@ trap 'rm -rf "$scratch"' EXIT
 	cat "$top"/labs/include/* "$top"/labs/lab*/tests/*.c # shared by the hidden tests
 } | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' | sort -u >"$scratch/public"
 # An added line found inside a public one (a test's continuation line) is public too.
-grep -o -F -f "$scratch/added" "$scratch/public" | sort -u >>"$scratch/public" || true
-sort -u -o "$scratch/public" "$scratch/public"
+grep -o -F -f "$scratch/added" "$scratch/public" >"$scratch/inside" || true
+sort -u -o "$scratch/public" "$scratch/public" "$scratch/inside"
 if git -C "$BUILD/src" rev-parse -q --verify base >/dev/null; then
 	# Only where the solutions write: a grep of the whole tree takes a minute.
 	mapfile -t where < <(sed -n 's#^+++ b/\([^/]*\)/.*#\1#p' "$top"/solutions/lab*/*.patch "$top"/solutions/lab*/challenge/*.patch 2>/dev/null | sort -u)
