@@ -30,7 +30,12 @@ if ! dpkg --print-foreign-architectures | grep -qx i386; then
 	echo "deps: adding the i386 architecture (dpkg --add-architecture i386)"
 	$sudo dpkg --add-architecture i386
 fi
-$sudo apt-get update -q
+# A mirror mid-sync fails the refresh ("File has unexpected size") while the package
+# lists already there still name what is needed: go on with them, and let install or
+# download say so if they do not.
+if ! $sudo apt-get update -q; then
+	echo "deps: warning: apt-get update failed (above); going on with the package lists this machine has" >&2
+fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
 	echo "deps: installing ${missing[*]}"
