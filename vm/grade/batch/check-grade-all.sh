@@ -40,7 +40,8 @@ sed 's#fs/proc/array.c#fs/proc/no_such_file.c#g; s#^index [0-9a-f]*\.\.[0-9a-f]*
 # copied: the reference's tree plus handin/answers.md, as make handin packs it.
 GIT_INDEX_FILE=$index git -C "$BUILD/src" read-tree base
 (cd "$BUILD/src" && GIT_INDEX_FILE=$index git apply --cached "$work/handins/correct.patch")
-answers=$(printf '%s\n' "# Lab 0 answers" "" "1. The kernel stack is 8 KiB on i386: THREAD_SIZE." |
+# the lab's template with an answer written in, as a student hands it in
+answers=$({ cat "$top/labs/lab0/answers.md"; printf '%s\n' "" "The kernel stack is 8 KiB on i386: THREAD_SIZE."; } |
 	git -C "$BUILD/src" hash-object -w --stdin)
 GIT_INDEX_FILE=$index git -C "$BUILD/src" update-index --add --cacheinfo "100644,$answers,handin/answers.md"
 tree=$(GIT_INDEX_FILE=$index git -C "$BUILD/src" write-tree)
