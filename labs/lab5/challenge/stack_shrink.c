@@ -13,28 +13,10 @@
  */
 #include "fibril_stacks.h"
 #include <fcntl.h>
-#include "asys.h"
 #include "kstack.h"
 
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
-static char buf[16];
 static int fds[2];
-
-/* round_trips(n, cookie): n blocking asys reads, each woken by a write; how many completed. */
-static long round_trips(long n, unsigned long cookie)
-{
-	struct asys_completion c;
-	unsigned long args[3] = { 0, (unsigned long)buf, 1 };
-	long i;
-	int err;
-
-	args[0] = fds[0];
-	for (i = 0; i < n; i++)
-		if (asys_submit1(SYS_read, cookie + i, args, 3, &err) != 1 || write(fds[1], "x", 1) != 1 ||
-		    asys_await_completion(&c) != 1 || c.return_code != 1)
-			break;
-	return i;
-}
 
 /* drop_caches(): echo 2 > /proc/sys/vm/drop_caches (slab objects: the shrinkers). */
 static int drop_caches(void)
@@ -68,7 +50,7 @@ int main(void)
 	for (cpu = 0; cpu < cpus; cpu++) {
 		ok = pin_to(cpu) == 0;
 		REQUIRE(ok, "run on CPU %ld (got errno %d)", cpu, ok ? 0 : errno);
-		done = round_trips(10, 100 * cpu);
+		done = round_trips(fds[0], fds[1], 10, 100 * cpu);
 		CHECK(done == 10, "10 round trips on CPU %ld (%ld done)", cpu, done);
 	}
 	ok = pin_to(0) == 0;
@@ -94,7 +76,7 @@ int main(void)
 
 	asys_watchdog_step = "3: round trips after the drop";
 	a = b;
-	done = round_trips(20, 1000);
+	done = round_trips(fds[0], fds[1], 20, 1000);
 	read_stacks(&b);
 	CHECK(done == 20 && b.reused - a.reused >= 15,
 	      "after the drop the cache works again: %ld of 20 round trips, %ld stacks reused "

@@ -43,12 +43,8 @@ static int set_cpu1_online(int online)
 /* Part 4: the stacks cached on a CPU that goes offline are freed. */
 static void offline_cpu_gives_back(int rfd, int wfd)
 {
-	static char buf[4];
-	struct asys_completion c;
-	unsigned long args[3] = { rfd, (unsigned long)buf, 1 };
 	struct stacks a, b;
-	long i, done = 0, gone;
-	int err;
+	long done, gone;
 
 	if (access(CPU1_ONLINE, W_OK) != 0) {
 		printf("pass: part 4 skipped: no second CPU to take offline (%s)\n", CPU1_ONLINE);
@@ -57,12 +53,7 @@ static void offline_cpu_gives_back(int rfd, int wfd)
 	asys_watchdog_step = "4: round trips on CPU 1, then CPU 1 offline";
 	ok = pin_to(1) == 0;
 	REQUIRE(ok, "run on CPU 1");
-	for (i = 0; i < 20; i++) {
-		if (asys_submit1(SYS_read, 2000 + i, args, 3, &err) != 1 || write(wfd, "y", 1) != 1 ||
-		    asys_await_completion(&c) != 1 || c.return_code != 1)
-			break;
-		done++;
-	}
+	done = round_trips(rfd, wfd, 20, 2000);
 	CHECK(done == 20, "20 round trips on CPU 1 (%ld done)", done);
 	ok = pin_to(0) == 0;
 	REQUIRE(ok, "back to CPU 0");
@@ -82,12 +73,10 @@ static void offline_cpu_gives_back(int rfd, int wfd)
 int main(void)
 {
 	static char buf[16];
-	struct asys_completion c;
 	struct stacks a, b;
 	unsigned long args[3];
 	long baseline, now, i, done = 0;
 	int fds[2], err;
-	char x = 'x';
 
 	asys_watchdog(60);
 	ok = asys_present();
@@ -106,12 +95,7 @@ int main(void)
 	args[0] = fds[0];
 	args[1] = (unsigned long)buf;
 	args[2] = 1;
-	for (i = 0; i < 200; i++) {
-		if (asys_submit1(SYS_read, i, args, 3, &err) != 1 || write(fds[1], &x, 1) != 1 ||
-		    asys_await_completion(&c) != 1 || c.return_code != 1)
-			break;
-		done++;
-	}
+	done = round_trips(fds[0], fds[1], 200, 0);
 	CHECK(done == 200, "200 blocking round trips through asys (%ld done)", done);
 	read_stacks(&b);
 	printf("after 200: allocated +%ld reused +%ld freed +%ld cached %ld\n",
