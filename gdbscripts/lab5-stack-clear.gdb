@@ -19,7 +19,14 @@ seen = []
 stack = None
 for attempt in range(12):
     gdb.execute("continue", to_string=True)
-    gdb.execute("finish", to_string=True)
+    # With two CPUs another call can enter fibril_alloc_stack() before this one
+    # returns: finish then stops at that entry, with no value. Finish that call.
+    for tries in range(4):
+        out = gdb.execute("finish", to_string=True)
+        if "Value returned" in out:
+            break
+    else:
+        raise gdb.GdbError("finish never returned from fibril_alloc_stack(): %s" % out)
     got = int(gdb.parse_and_eval("$")) & 0xffffffff
     if got in seen:
         stack = got
