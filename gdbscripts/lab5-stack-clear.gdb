@@ -20,13 +20,14 @@ stack = None
 for attempt in range(12):
     gdb.execute("continue", to_string=True)
     # With two CPUs another call can enter fibril_alloc_stack() before this one
-    # returns: finish then stops at that entry, with no value. Finish that call.
+    # returns: finish then stops at that entry (breakpoint 1 again), with no value
+    # returned. Finish that call instead: every address counted is one a call got.
     for tries in range(4):
-        out = gdb.execute("finish", to_string=True)
-        if "Value returned" in out:
+        gdb.execute("finish", to_string=True)
+        if gdb.selected_frame().name() != "fibril_alloc_stack":
             break
     else:
-        raise gdb.GdbError("finish never returned from fibril_alloc_stack(): %s" % out)
+        raise gdb.GdbError("finish never returned from fibril_alloc_stack()")
     got = int(gdb.parse_and_eval("$")) & 0xffffffff
     if got in seen:
         stack = got
