@@ -1,0 +1,177 @@
+/*
+ * asys_enomem (the Lab 6 challenge's hidden test): asys_submit when memory runs out.
+ * /sys/kernel/debug/fibrils/asys_fail reads "countdown N" (0: off) and "injected N"
+ * (failures injected since boot); a write of N makes the N-th request from now that
+ * passes its checks find no memory for its fibril, once, and 0 disarms. The ABI says a
+ * request that cannot get memory fails with ENOMEM, the requests before it in the batch
+ * stay submitted, and nothing of the failed one is left behind. Counted, never timed:
+ *
+ *   1. countdown 1, one getpid: asys_submit fails with ENOMEM, one failure injected, the
+ *      countdown back at 0, and nothing is pending (await returns 0 at once);
+ *   2. countdown 3, a batch of 4 getpid: 2 submitted, both complete with the pid, then
+ *      nothing is pending;
+ *   3. countdown 2, a batch [read of an empty pipe, getpid]: 1 submitted, the read
+ *      blocks and completes with the byte written afterwards, then nothing is pending;
+ *   4. the limit of pending calls is whole after the failures: kernel.asys_max_pending
+ *      calls can be started at once, and the next one is EAGAIN;
+ *   5. the kernel stacks come back (KernelStack); a write of 0 disarms a countdown of 5
+ *      (6 getpid are then submitted); a write of -1 or of a word is refused with EINVAL.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include "labtest.h"
+#include "asys.h"
+#include "kstack.h"
+
+#define FAIL_FILE "/sys/kernel/debug/fibrils/asys_fail"
+#define MAX_PENDING_SYSCTL "/proc/sys/kernel/asys_max_pending"
+
+static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
+
+/* write_fail(text): write text to the file; 0, or the errno the write failed with. */
+static int write_fail(const char *text)
+{
+	int fd = open(FAIL_FILE, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, strlen(text)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static int read_fail(long *countdown, long *injected)
+{
+	static const char *const keys[] = { "countdown", "injected" };
+	long v[2] = { -1, -1 };
+	int ret = read_counters(FAIL_FILE, keys, v, 2);
+
+	*countdown = v[0], *injected = v[1];
+	return ret;
+}
+
+/* nothing_pending(): await returns 0 at once (a completion left over says which). */
+static int nothing_pending(void)
+{
+	struct asys_completion c;
+	long r = asys_await_completion(&c);
+
+	if (r == 1)
+		printf("  a completion nobody submitted: cookie %lu, return %ld\n", c.cookie,
+		       c.return_code);
+	return r == 0;
+}
+
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+int main(void)
+{
+	struct asys_input reqs[4];
+	struct asys_completion c;
+	unsigned long rargs[3];
+	long countdown, injected, injected0, r, baseline, kb, max_pending, started;
+	int p[2], i, err;
+	char byte = 0;
+
+	asys_watchdog(120);
+	ok = read_fail(&countdown, &injected0) == 0;
+	REQUIRE(ok, "%s reads \"countdown N\" and \"injected N\"%s", FAIL_FILE,
+		ok ? "" : access(FAIL_FILE, F_OK) ? " (got no such file)" : " (got a file without both)");
+	ok = pipe(p) == 0;
+	REQUIRE(ok, "a pipe");
+	baseline = kernel_stack_baseline();
+
+	asys_watchdog_step = "1: one getpid, no memory for it";
+	err = write_fail("1");
+	REQUIRE(err == 0, "writing 1 arms the countdown (got errno %d)", err);
+	r = asys_submit1(SYS_getpid, 1, NULL, 0, &err);
+	CHECK(r == -1 && err == ENOMEM, "asys_submit fails with ENOMEM (got %ld, errno %s)", r,
+	      r < 0 ? asys_errname(err) : "none");
+	read_fail(&countdown, &injected);
+	CHECK(countdown == 0 && injected == injected0 + 1,
+	      "one failure injected and the countdown spent (got countdown %ld, %ld injected)",
+	      countdown, injected - injected0);
+	CHECK(nothing_pending(), "the failed request left nothing pending: await returns 0");
+
+	asys_watchdog_step = "2: a batch of 4 getpid, the third without memory";
+	for (i = 0; i < 4; i++)
+		asys_req(&reqs[i], SYS_getpid, 10 + i, NULL, 0);
+	err = write_fail("3");
+	REQUIRE(err == 0, "writing 3 arms the countdown (got errno %d)", err);
+	r = asys_submit(reqs, 4);
+	CHECK(r == 2, "the batch stops at the request that failed: 2 submitted (got %ld)", r);
+	for (i = 0; i < 2 && asys_await_completion(&c) == 1; i++)
+		CHECK(c.cookie == 10 + (unsigned long)i && c.return_code == getpid(),
+		      "completion %d: cookie %lu, the pid (want %d, got %ld)", i, c.cookie, getpid(),
+		      c.return_code);
+	CHECK(i == 2, "both submitted requests completed (got %d)", i);
+	CHECK(nothing_pending(), "then nothing is pending: await returns 0");
+
+	asys_watchdog_step = "3: a read that blocks, then a getpid without memory";
+	rargs[0] = p[0], rargs[1] = (unsigned long)&byte, rargs[2] = 1;
+	asys_req(&reqs[0], SYS_read, 20, rargs, 3);
+	asys_req(&reqs[1], SYS_getpid, 21, NULL, 0);
+	err = write_fail("2");
+	REQUIRE(err == 0, "writing 2 arms the countdown (got errno %d)", err);
+	r = asys_submit(reqs, 2);
+	CHECK(r == 1, "the read submitted, the getpid failed: 1 (got %ld)", r);
+	ok = write(p[1], "x", 1) == 1;
+	REQUIRE(ok, "write a byte to the pipe");
+	r = asys_await_completion(&c);
+	CHECK(r == 1 && c.cookie == 20 && c.return_code == 1 && byte == 'x',
+	      "the read completes with the byte (got %ld: cookie %lu, return %ld, '%c')", r,
+	      c.cookie, c.return_code, byte ? byte : '?');
+	CHECK(nothing_pending(), "then nothing is pending: await returns 0");
+
+	asys_watchdog_step = "4: the pending limit is whole";
+	max_pending = read_long(MAX_PENDING_SYSCTL);
+	REQUIRE(max_pending > 0 && max_pending <= 4096, "kernel.asys_max_pending (got %ld)",
+		max_pending);
+	for (started = 0; started < max_pending; started++)
+		if (asys_submit1(SYS_getpid, 100 + started, NULL, 0, &err) != 1)
+			break;
+	CHECK(started == max_pending, "%ld calls start at once after the failures (got %ld, errno %s)",
+	      max_pending, started, started < max_pending ? asys_errname(err) : "none");
+	r = asys_submit1(SYS_getpid, 99, NULL, 0, &err);
+	CHECK(r == -1 && err == EAGAIN, "and the next one is EAGAIN (got %ld, errno %s)", r,
+	      r < 0 ? asys_errname(err) : "none");
+	CHECK(asys_collect(started) == started, "all %ld of them are collected", started);
+	CHECK(nothing_pending(), "then nothing is pending: await returns 0");
+
+	asys_watchdog_step = "5: stacks back, disarm, bad values";
+	kb = asys_kernel_stack_settles(baseline, 2000);
+	CHECK(kb <= baseline + ASYS_KSTACK_SLACK_KB,
+	      "KernelStack back to its baseline: %ld kB, at most %ld + %d", kb, baseline,
+	      ASYS_KSTACK_SLACK_KB);
+	err = write_fail("5");
+	REQUIRE(err == 0, "writing 5 arms the countdown (got errno %d)", err);
+	err = write_fail("0");
+	read_fail(&countdown, &injected);
+	CHECK(err == 0 && countdown == 0, "a write of 0 disarms it (got errno %d, countdown %ld)",
+	      err, countdown);
+	for (started = 0; started < 6; started++)
+		if (asys_submit1(SYS_getpid, 30 + started, NULL, 0, &err) != 1)
+			break;
+	CHECK(started == 6, "then 6 getpid are all submitted (got %ld, errno %s)", started,
+	      started < 6 ? asys_errname(err) : "none");
+	CHECK(asys_collect(started) == started, "and collected");
+	err = write_fail("-1");
+	CHECK(err == EINVAL, "a write of -1 is refused with EINVAL (errno %d)", err);
+	err = write_fail("many");
+	CHECK(err == EINVAL, "a write of a word is refused with EINVAL (errno %d)", err);
+	read_fail(&countdown, &injected);
+	CHECK(injected == injected0 + 3, "3 failures injected in all (got %ld)", injected - injected0);
+	return labtest_done();
+}
