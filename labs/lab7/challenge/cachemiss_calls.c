@@ -6,11 +6,12 @@
  * context. Writing 0 starts over. Counted, never timed:
  *
  *   1. after a write of 0 the file is empty;
- *   2. 20 getpid(): "nr 20 inline 20 moved 0";
+ *   2. 20 getpid() and 4 sched_yield() (which schedules but does not block):
+ *      "nr 20 inline 20 moved 0" and "nr 158 inline 4 moved 0";
  *   3. 3 reads of an empty pipe (each completed by a write afterwards) and 5 reads of a
  *      pipe that already holds the byte: "nr 3 inline 8 moved 3", and the moves the
- *      file counts are the moves /sys/kernel/debug/fibrils/cachemiss counts; the two
- *      lines, read's (3) and getpid's (20), come in that order;
+ *      file counts are the moves /sys/kernel/debug/fibrils/cachemiss counts; the three
+ *      lines, read's (3), getpid's (20) and sched_yield's (158), come in that order;
  *   4. in fibril mode (kernel.asys_cachemiss=0) no call runs inline: nothing is added;
  *   5. a write of 0 empties it again; anything else is refused with EINVAL.
  * Nothing else in the guest submits asys calls while a test runs.
@@ -92,12 +93,13 @@ static long submit_read(int fd, char *byte, unsigned long cookie)
 int main(void)
 {
 	struct asys_completion c;
-	struct call_count *getpid_line, *read_line;
+	struct call_count *getpid_line, *read_line, *yield_line;
 	long moves0, moves, r;
 	int p[2], i, err, submitted = 0, completed = 0;
 	char byte;
 
 	asys_watchdog(60);
+	asys_watchdog_hook = cachemiss_restore;	/* a hang must not leave the mode on */
 	ok = access(CALLS_FILE, F_OK) == 0;
 	REQUIRE(ok, "%s exists%s", CALLS_FILE, ok ? "" : " (got no such file)");
 	ok = cachemiss_on() == 0;
@@ -111,17 +113,25 @@ int main(void)
 	CHECK(err == 0 && ok && nr_counts == 0,
 	      "after writing 0 the file has no line (write errno %d; got %d lines)", err, nr_counts);
 
-	asys_watchdog_step = "2: 20 getpid(), which never block";
+	asys_watchdog_step = "2: 20 getpid() and 4 sched_yield(), which never block";
 	for (i = 0; i < 20; i++)
 		submitted += asys_submit1(SYS_getpid, 100 + i, NULL, 0, &err) == 1;
-	completed = asys_collect(20);
-	ok = submitted == 20 && completed == 20;
-	REQUIRE(ok, "20 getpid() submitted and completed (got %d and %d)", submitted, completed);
-	read_calls();
+	for (i = 0; i < 4; i++)
+		submitted += asys_submit1(SYS_sched_yield, 150 + i, NULL, 0, &err) == 1;
+	completed = asys_collect(24);
+	ok = submitted == 24 && completed == 24;
+	REQUIRE(ok, "20 getpid() and 4 sched_yield() submitted and completed (got %d and %d)",
+		submitted, completed);
+	ok = read_calls() == 0;
 	getpid_line = line_of(SYS_getpid);
-	CHECK(getpid_line && getpid_line->inline_calls == 20 && getpid_line->moved == 0,
+	CHECK(ok && getpid_line && getpid_line->inline_calls == 20 && getpid_line->moved == 0,
 	      "\"nr %d inline 20 moved 0\" (got inline %ld, moved %ld)", SYS_getpid,
 	      getpid_line ? getpid_line->inline_calls : -1, getpid_line ? getpid_line->moved : -1);
+	yield_line = line_of(SYS_sched_yield);
+	CHECK(yield_line && yield_line->inline_calls == 4 && yield_line->moved == 0,
+	      "a yield is not a block: \"nr %d inline 4 moved 0\" (got inline %ld, moved %ld)",
+	      SYS_sched_yield, yield_line ? yield_line->inline_calls : -1,
+	      yield_line ? yield_line->moved : -1);
 
 	asys_watchdog_step = "3: 3 reads that block, 5 that do not";
 	moves0 = cachemiss_moves();
@@ -138,9 +148,9 @@ int main(void)
 		REQUIRE(ok, "read %d of a pipe holding a byte submitted (%ld) and completed", i, r);
 	}
 	moves = cachemiss_moves() - moves0;
-	read_calls();
+	ok = read_calls() == 0;
 	read_line = line_of(SYS_read);
-	CHECK(read_line && read_line->inline_calls == 8 && read_line->moved == 3,
+	CHECK(ok && read_line && read_line->inline_calls == 8 && read_line->moved == 3,
 	      "\"nr %d inline 8 moved 3\" (got inline %ld, moved %ld)", SYS_read,
 	      read_line ? read_line->inline_calls : -1, read_line ? read_line->moved : -1);
 	CHECK(moves == 3, "the moves it counts are the ones fibrils/cachemiss counts: 3 (got %ld)",
@@ -149,9 +159,9 @@ int main(void)
 	CHECK(getpid_line && getpid_line->inline_calls == 20,
 	      "the getpid line is unchanged: inline 20 (got %ld)",
 	      getpid_line ? getpid_line->inline_calls : -1);
-	CHECK(nr_counts == 2 && counts[0].nr < counts[1].nr,
-	      "two lines, read's and getpid's, in increasing order of number (got %d lines, nr %ld first)",
-	      nr_counts, nr_counts ? counts[0].nr : -1);
+	CHECK(nr_counts == 3 && counts[0].nr < counts[1].nr && counts[1].nr < counts[2].nr,
+	      "three lines, read's, getpid's and sched_yield's, in increasing order of number (got %d lines: nr %ld, %ld, ...)",
+	      nr_counts, nr_counts > 0 ? counts[0].nr : -1, nr_counts > 1 ? counts[1].nr : -1);
 
 	asys_watchdog_step = "4: fibril mode runs nothing inline";
 	ok = cachemiss_set(0) == 0;
@@ -159,9 +169,12 @@ int main(void)
 	for (i = 0; i < 5; i++)
 		submitted += asys_submit1(SYS_getpid, 400 + i, NULL, 0, &err) == 1;
 	completed += asys_collect(5);
-	read_calls();
+	ok = submitted == 29 && completed == 29;
+	REQUIRE(ok, "5 more getpid() submitted and completed on fibrils (got %d and %d of 29 in all)",
+		submitted, completed);
+	ok = read_calls() == 0;
 	getpid_line = line_of(SYS_getpid);
-	CHECK(getpid_line && getpid_line->inline_calls == 20,
+	CHECK(ok && getpid_line && getpid_line->inline_calls == 20,
 	      "5 getpid() on fibrils add nothing: inline still 20 (got %ld)",
 	      getpid_line ? getpid_line->inline_calls : -1);
 
