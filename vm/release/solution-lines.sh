@@ -38,7 +38,17 @@ trap 'rm -rf "$scratch"' EXIT
 	cat "$top"/labs/include/* "$top"/labs/lab*/tests/*.c # shared by the hidden tests
 } | sed 's/^[[:space:]]*//; s/[[:space:]]*$//' | sort -u >"$scratch/public"
 # An added line found inside a public one (a test's continuation line) is public too.
-grep -o -F -f "$scratch/added" "$scratch/public" >"$scratch/inside" || true
+# grep -o -F -f reports one match a place, the longest: "for (...)" is not reported
+# inside a public "for (...) {" when the added lines hold "for (...) {" too. So look
+# again for the lines not found yet until a round finds none.
+cp "$scratch/added" "$scratch/todo"
+: >"$scratch/inside"
+while grep -o -F -f "$scratch/todo" "$scratch/public" | sort -u >"$scratch/found" && [ -s "$scratch/found" ]; do
+	cat "$scratch/found" >>"$scratch/inside"
+	comm -23 "$scratch/todo" "$scratch/found" >"$scratch/todo.next"
+	mv "$scratch/todo.next" "$scratch/todo"
+	[ -s "$scratch/todo" ] || break
+done
 sort -u -o "$scratch/public" "$scratch/public" "$scratch/inside"
 if git -C "$BUILD/src" rev-parse -q --verify base >/dev/null; then
 	# Only where the solutions write: a grep of the whole tree takes a minute.
