@@ -9,9 +9,11 @@
 #define LABTEST_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int labtest_failures;
 
@@ -47,6 +49,22 @@ static inline int labtest_done(void)
 {
 	printf("%d check(s) failed\n", labtest_failures);
 	return labtest_failures ? 1 : 0;
+}
+
+/*
+ * write_text(path, text): write text to a file (a debugfs knob); 0, or the errno the
+ * open or the write failed with.
+ */
+static inline int write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, strlen(text)) < 0)
+		err = errno;
+	close(fd);
+	return err;
 }
 
 /*

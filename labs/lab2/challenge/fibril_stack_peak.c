@@ -23,19 +23,6 @@
 
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
 
-/* write_peak(text): write text to the file; 0, or the errno the write failed with. */
-static int write_peak(const char *text)
-{
-	int fd = open(STACK_PEAK, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
-
 static int read_peak(long *peak, long *measured)
 {
 	static const char *const keys[] = { "peak", "measured" };
@@ -67,7 +54,7 @@ int main(void)
 	REQUIRE(ok, "%s reads \"peak N\" and \"measured N\"%s", STACK_PEAK,
 		ok ? "" : access(STACK_PEAK, F_OK) ? " (got no such file)" : " (got a file without both)");
 
-	err = write_peak("0");
+	err = write_text(STACK_PEAK, "0");
 	read_peak(&peak, &measured);
 	CHECK(err == 0 && peak == 0 && measured == 0,
 	      "writing 0 starts over: peak 0, measured 0 (write errno %d; peak %ld, measured %ld)",
@@ -91,11 +78,11 @@ int main(void)
 	      "with timer interrupts on the fibril stacks the peak is %ld (at least %ld, less than %d)",
 	      peak, before, THREAD_SIZE);
 
-	err = write_peak("0");
+	err = write_text(STACK_PEAK, "0");
 	read_peak(&peak, &measured);
 	CHECK(err == 0 && peak == 0 && measured == 0,
 	      "writing 0 again starts over (write errno %d; peak %ld, measured %ld)", err, peak, measured);
-	err = write_peak("5");
+	err = write_text(STACK_PEAK, "5");
 	CHECK(err == EINVAL, "writing anything but 0 is refused with EINVAL (errno %d)", err);
 	return labtest_done();
 }

@@ -37,19 +37,6 @@ struct counts {
 
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
 
-/* write_counts(text): write text to the file; 0, or the errno the write failed with. */
-static int write_counts(const char *text)
-{
-	int fd = open(WAKE_COUNTS, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
-
 static int read_counts(struct counts *c)
 {
 	static const char *const keys[] = { "targeted", "net", "net_wakeups" };
@@ -63,7 +50,7 @@ static int read_counts(struct counts *c)
 /* run(line, r, c): reset the counts, one self-test run that must pass, the counts after. */
 static void run(const char *line, struct report *r, struct counts *c)
 {
-	int err = write_counts("0");
+	int err = write_text(WAKE_COUNTS, "0");
 	long ret;
 
 	REQUIRE(err == 0, "writing 0 to %s before \"%s\" works (got errno %d)", WAKE_COUNTS,
@@ -87,7 +74,7 @@ int main(void)
 	REQUIRE(ok, "%s reads \"targeted N\", \"net N\" and \"net_wakeups N\"%s", WAKE_COUNTS,
 		ok ? "" : access(WAKE_COUNTS, F_OK) ? " (got no such file)" : " (got a file without all three)");
 
-	err = write_counts("0");
+	err = write_text(WAKE_COUNTS, "0");
 	ok = read_counts(&c) == 0;
 	CHECK(err == 0 && ok && !c.targeted && !c.net && !c.net_wakeups,
 	      "writing 0 starts over: 0, 0, 0 (write errno %d; got %ld, %ld, %ld)", err,
@@ -114,12 +101,12 @@ int main(void)
 	      "a task-directed sleeper is never counted as named: targeted under %ld (got %ld)",
 	      r.wakeups, c.targeted);
 
-	err = write_counts("0");
+	err = write_text(WAKE_COUNTS, "0");
 	ok = read_counts(&c) == 0;
 	CHECK(err == 0 && ok && !c.targeted && !c.net && !c.net_wakeups,
 	      "writing 0 again starts over (write errno %d; got %ld, %ld, %ld)", err,
 	      c.targeted, c.net, c.net_wakeups);
-	err = write_counts("5");
+	err = write_text(WAKE_COUNTS, "5");
 	CHECK(err == EINVAL, "writing anything but 0 is refused with EINVAL (errno %d)", err);
 	return labtest_done();
 }

@@ -30,19 +30,6 @@
 
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
 
-/* write_fail(text): write text to the file; 0, or the errno the write failed with. */
-static int write_fail(const char *text)
-{
-	int fd = open(FAIL_FILE, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
-
 static int read_fail(long *countdown, long *injected)
 {
 	static const char *const keys[] = { "countdown", "injected" };
@@ -96,7 +83,7 @@ int main(void)
 	baseline = kernel_stack_baseline();
 
 	asys_watchdog_step = "1: one getpid, no memory for it";
-	err = write_fail("1");
+	err = write_text(FAIL_FILE, "1");
 	REQUIRE(err == 0, "writing 1 arms the countdown (got errno %d)", err);
 	r = asys_submit1(SYS_getpid, 1, NULL, 7, &err);
 	ok = read_fail(&countdown, &injected) == 0;
@@ -115,7 +102,7 @@ int main(void)
 	asys_watchdog_step = "2: a batch of 4 getpid, the third without memory";
 	for (i = 0; i < 4; i++)
 		asys_req(&reqs[i], SYS_getpid, 10 + i, NULL, 0);
-	err = write_fail("3");
+	err = write_text(FAIL_FILE, "3");
 	REQUIRE(err == 0, "writing 3 arms the countdown (got errno %d)", err);
 	r = asys_submit(reqs, 4);
 	CHECK(r == 2, "the batch stops at the request that failed: 2 submitted (got %ld)", r);
@@ -130,7 +117,7 @@ int main(void)
 	rargs[0] = p[0], rargs[1] = (unsigned long)&byte, rargs[2] = 1;
 	asys_req(&reqs[0], SYS_read, 20, rargs, 3);
 	asys_req(&reqs[1], SYS_getpid, 21, NULL, 0);
-	err = write_fail("2");
+	err = write_text(FAIL_FILE, "2");
 	REQUIRE(err == 0, "writing 2 arms the countdown (got errno %d)", err);
 	r = asys_submit(reqs, 2);
 	CHECK(r == 1, "the read submitted, the getpid failed: 1 (got %ld)", r);
@@ -162,9 +149,9 @@ int main(void)
 	CHECK(kb <= baseline + ASYS_KSTACK_SLACK_KB,
 	      "KernelStack back to its baseline: %ld kB, at most %ld + %d", kb, baseline,
 	      ASYS_KSTACK_SLACK_KB);
-	err = write_fail("5");
+	err = write_text(FAIL_FILE, "5");
 	REQUIRE(err == 0, "writing 5 arms the countdown (got errno %d)", err);
-	err = write_fail("0");
+	err = write_text(FAIL_FILE, "0");
 	ok = read_fail(&countdown, &injected) == 0;
 	CHECK(err == 0 && ok && countdown == 0, "a write of 0 disarms it (got errno %d, countdown %ld)",
 	      err, countdown);
@@ -174,9 +161,9 @@ int main(void)
 	CHECK(started == 6, "then 6 getpid are all submitted (got %ld, errno %s)", started,
 	      started < 6 ? asys_errname(err) : "none");
 	CHECK(asys_collect(started) == started, "and collected");
-	err = write_fail("-1");
+	err = write_text(FAIL_FILE, "-1");
 	CHECK(err == EINVAL, "a write of -1 is refused with EINVAL (errno %d)", err);
-	err = write_fail("many");
+	err = write_text(FAIL_FILE, "many");
 	CHECK(err == EINVAL, "a write of a word is refused with EINVAL (errno %d)", err);
 	ok = read_fail(&countdown, &injected) == 0;
 	CHECK(ok && injected == injected0 + 3, "3 failures injected in all (got %ld)",

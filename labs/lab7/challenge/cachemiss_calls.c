@@ -32,19 +32,6 @@ static struct call_count counts[NR_CALLS_MAX];
 static int nr_counts;
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
 
-/* write_calls(text): write text to the file; 0, or the errno the write failed with. */
-static int write_calls(const char *text)
-{
-	int fd = open(CALLS_FILE, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
-
 /* read_calls(): the file's lines into counts[]; 0, or -1 when a line does not parse. */
 static int read_calls(void)
 {
@@ -108,7 +95,7 @@ int main(void)
 	REQUIRE(ok, "a pipe");
 
 	asys_watchdog_step = "1: a write of 0 empties the file";
-	err = write_calls("0");
+	err = write_text(CALLS_FILE, "0");
 	ok = read_calls() == 0;
 	CHECK(err == 0 && ok && nr_counts == 0,
 	      "after writing 0 the file has no line (write errno %d; got %d lines)", err, nr_counts);
@@ -179,11 +166,11 @@ int main(void)
 	      getpid_line ? getpid_line->inline_calls : -1);
 
 	asys_watchdog_step = "5: a write of 0 starts over; anything else is EINVAL";
-	err = write_calls("0");
+	err = write_text(CALLS_FILE, "0");
 	ok = read_calls() == 0;
 	CHECK(err == 0 && ok && nr_counts == 0,
 	      "writing 0 again empties the file (write errno %d; got %d lines)", err, nr_counts);
-	err = write_calls("5");
+	err = write_text(CALLS_FILE, "5");
 	CHECK(err == EINVAL, "writing anything but 0 is refused with EINVAL (errno %d)", err);
 	return labtest_done();
 }
