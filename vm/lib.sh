@@ -25,8 +25,6 @@ require_cmd() {
 		die "'$1' is not installed. Run 'make deps' (or: apt-get install $2)."
 }
 
-# timing CATEGORY SECONDS WHAT: one row of make check's time breakdown (build, boot,
-# gdb, other), when make check asked for one (TIMING_FILE).
 # edition_solved: in a student edition (make release), the first lab whose reference
 # solution it does not have (RELEASE: SOLVED=k); nothing in the instructor's repository.
 # free_port: a free TCP port on the loopback interface (for a GDB stub, a web server, sshd)
@@ -55,9 +53,22 @@ report_check() {
 	if [ "$3" = 1 ]; then echo "  $1:$2 OK ($4)"; else echo "  $1:$2 FAIL ($4)"; failed=1; fi
 }
 
+# timing CATEGORY SECONDS WHAT: one row of make check's time breakdown, when make check
+# asked for one (TIMING_FILE, a TSV whose header names the columns). CATEGORY is build,
+# boot, gdb or other, which add up to the run; or test, a part of a boot (below).
 timing() {
 	[ -n "${TIMING_FILE:-}" ] || return 0
 	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$TIMING_FILE"
+}
+
+# guest_test_seconds LOG WHAT: the guest's own account of a test boot (init's
+# "# test-seconds NAME SECONDS" records: the kernel's boot, each test, the last leak
+# scan), one timing row each, category test: where a boot's time goes.
+guest_test_seconds() {
+	local name secs
+	while read -r name secs; do
+		timing test "$secs" "$2 $name"
+	done < <(sed -n 's/^# test-seconds \([^ ]*\) \([0-9.]*\)$/\1 \2/p' "$1")
 }
 
 # tap_result LOG NONCE NAME: what the guest's /init reported for test NAME in this boot

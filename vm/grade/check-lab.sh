@@ -250,6 +250,7 @@ for smp in $smps; do
 	set -e
 	timing boot "$(($(date +%s) - t0))" "lab $lab $variant -smp $smp"
 	echo "  (guest ran $(($(date +%s) - t0)) s, log: ${log#"$top"/})"
+	guest_test_seconds "$log" "lab $lab $variant -smp $smp"
 
 	# Kernel health first: it decides whether this boot's tests earn anything.
 	unhealthy=

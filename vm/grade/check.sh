@@ -32,7 +32,17 @@ results="$top/results"
 mkdir -p "$results"
 rm -f "$results/results.tsv"
 export TIMING_FILE="$results/timing.tsv"
-: >"$TIMING_FILE"
+printf 'category\tseconds\tstep\n' >"$TIMING_FILE"
+# timed CATEGORY STEP COMMAND...: run one step of the run and give it a row of its own
+# in results/timing.tsv, whatever it returns (its status is returned).
+timed() {
+	local category=$1 name=$2 t rc=0
+	shift 2
+	t=$(date +%s)
+	"$@" || rc=$?
+	timing "$category" "$(($(date +%s) - t))" "$name"
+	return "$rc"
+}
 
 # The steps, in order: "LAB VARIANT". A student edition (make release) grades the labs it
 # has solutions for, and the start tree of the first lab it has none for.
@@ -97,64 +107,56 @@ for step in "${steps[@]}"; do
 	esac
 done
 finish_pending
+timing phase "$(($(date +%s) - t0))" "the labs: kernel builds beside the guests"
+t_after=$(date +%s)
 
 # Every patch of the series and every solution: kernel style, no checkpatch errors.
 if [ -z "$submission" ]; then
-	t1=$(date +%s)
-	"$top/vm/grade/checkpatch.sh" >"$results/checkpatch.txt" 2>&1 || failed+=("checkpatch (results/checkpatch.txt)")
+	timed other checkpatch "$top/vm/grade/checkpatch.sh" >"$results/checkpatch.txt" 2>&1 || failed+=("checkpatch (results/checkpatch.txt)")
 	echo "checkpatch: $(grep -c ': WARNING:' "$results/checkpatch.txt") warning(s), errors fail the run (results/checkpatch.txt)"
-	timing other "$(($(date +%s) - t1))" checkpatch
 	# Every handout's grading table is the one tests.conf gives, and adds up to what
 	# this run graded each lab's solved tree out of.
-	"$top/vm/grade/handout-tables.sh" "$results/results.tsv" || failed+=("handout grading tables")
+	timed other "handout grading tables" "$top/vm/grade/handout-tables.sh" "$results/results.tsv" || failed+=("handout grading tables")
 	# Every exercise test that failed on a start tree said what it expected and got.
 	shopt -s nullglob
 	start_logs=("$results"/lab*-start-smp*.log)
 	guest_logs=("$results"/lab*-smp*.log)
 	shopt -u nullglob
 	if [ "${#start_logs[@]}" -gt 0 ]; then
-		"$top/vm/grade/fail-lines.py" "${start_logs[@]}" || failed+=("failure messages (vm/grade/fail-lines.py)")
+		timed other "failure messages" "$top/vm/grade/fail-lines.py" "${start_logs[@]}" || failed+=("failure messages (vm/grade/fail-lines.py)")
 	fi
 	# No passing check prints a line that reads as an error (a stale errno).
 	if [ "${#guest_logs[@]}" -gt 0 ]; then
-		"$top/vm/grade/pass-lines.py" "${guest_logs[@]}" || failed+=("passing lines that read as errors")
+		timed other "passing lines" "$top/vm/grade/pass-lines.py" "${guest_logs[@]}" || failed+=("passing lines that read as errors")
 	fi
 	# A lab's reference reproducer fails on its start kernel and passes on the solved one.
-	t1=$(date +%s)
-	"$top/vm/grade/check-reproducers.sh" "${labs[@]}" || failed+=("reference reproducers (vm/grade/check-reproducers.sh)")
-	timing boot "$(($(date +%s) - t1))" "reference reproducers"
+	timed boot "reference reproducers" "$top/vm/grade/check-reproducers.sh" "${labs[@]}" || failed+=("reference reproducers (vm/grade/check-reproducers.sh)")
 	# A handout's GDB steps are its walkthrough script's (which this run checked).
-	"$top/vm/grade/handout-gdb.py" --check || failed+=("handout GDB steps (vm/grade/handout-gdb.py --write)")
+	timed other "handout GDB steps" "$top/vm/grade/handout-gdb.py" --check || failed+=("handout GDB steps (vm/grade/handout-gdb.py --write)")
 	# The docs, rendered in a real browser: links, images, figures, a screenshot a page.
-	t1=$(date +%s)
-	"$top/vm/docs/check.sh" >"$results/docs-check.txt" 2>&1 || failed+=("docs (results/docs-check.txt)")
+	timed other docs-check "$top/vm/docs/check.sh" >"$results/docs-check.txt" 2>&1 || failed+=("docs (results/docs-check.txt)")
 	tail -3 "$results/docs-check.txt"
-	timing other "$(($(date +%s) - t1))" "docs-check"
 fi
 
 # Class delivery, on a full run of the instructor's repository: a student edition, made
 # and graded as a student would (lab 0), and make grade-all on three lab 0 hand-ins, with
-# JOBS=2 and over ssh.
+# JOBS=2 and over ssh. Their own builds and boots are theirs: TIMING_FILE is not passed on.
 if [ -z "$lab" ] && [ -z "$submission" ] && [ -z "$solved_k" ]; then
-	t1=$(date +%s)
-	"$top/vm/release/check-release.sh" || failed+=("student edition (vm/release/check-release.sh)")
-	timing other "$(($(date +%s) - t1))" "student edition"
-	t1=$(date +%s)
-	"$top/vm/grade/batch/check-grade-all.sh" || failed+=("make grade-all (vm/grade/batch/check-grade-all.sh)")
-	timing other "$(($(date +%s) - t1))" "make grade-all"
+	timed other "student edition" env -u TIMING_FILE "$top/vm/release/check-release.sh" || failed+=("student edition (vm/release/check-release.sh)")
+	timed other "make grade-all" env -u TIMING_FILE "$top/vm/grade/batch/check-grade-all.sh" || failed+=("make grade-all (vm/grade/batch/check-grade-all.sh)")
 fi
 
 # The grader's own must-fail checks, on the first lab's solved kernel (built above).
-t1=$(date +%s)
 selftest_variant=solved
 if [ -n "$solved_k" ] && [ "${labs[0]}" -ge "$solved_k" ]; then selftest_variant=start; fi
-"$top/vm/grade/selftest.sh" "$("$top/vm/kernel/kernel.sh" "${labs[0]}" "$selftest_variant")" || failed+=("harness self-test")
-timing boot "$(($(date +%s) - t1))" "harness self-test"
+timed boot "harness self-test" env -u TIMING_FILE "$top/vm/grade/selftest.sh" "$("$top/vm/kernel/kernel.sh" "${labs[0]}" "$selftest_variant")" || failed+=("harness self-test")
 
 if [ "$(harness_print)" != "$harness_before" ]; then
 	echo "HARNESS CHANGED: a file under vm/, labs/, gdbscripts/ or the Makefile changed during grading"
 	failed+=("harness changed during grading")
 fi
+
+timing phase "$(($(date +%s) - t_after))" "after the labs: style, docs, class delivery, self-test"
 
 # A full run knows every kernel the labs need now: the rest of the store is stale.
 if [ -z "$lab" ] && [ -d "$BUILD/check/kernels" ]; then
@@ -177,11 +179,12 @@ awk -F'\t' '{ max += $6; if ($5 == "PASS") got += $6; if ($5 == "PASS") p++; els
 	END { printf "\nTotal score: %d/%d\n%d passed, %d failed\n", got, max, p, f }' "$results/results.tsv"
 # Where the time went. Builds overlap the guests, so the parts add up to more than the wall.
 awk -F'\t' -v wall="$(($(date +%s) - t0))" -v stored="${#kernels[@]}" '
-	{ sum[$1] += $2; n[$1]++ }
+	NR > 1 { sum[$1] += $2; n[$1]++ }
 	END {
 		printf "time: %d s (%d min) wall; kernel builds %d s (%d built, %d steps in all), guest boots %d s (%d), GDB walkthroughs %d s (%d), other %d s\n",
 			wall, wall / 60, sum["build"], n["build"], stored, sum["boot"], n["boot"], sum["gdb"], n["gdb"], sum["other"]
 	}' "$TIMING_FILE" </dev/null
+"$top/vm/grade/timing-top.sh" "$TIMING_FILE"
 echo "(results in results/results.tsv, the time of each step in results/timing.tsv)"
 if [ "${#failed[@]}" -gt 0 ]; then
 	printf 'FAILED: %s\n' "${failed[@]}"

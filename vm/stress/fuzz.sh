@@ -33,7 +33,7 @@ APPEND="$append" "$top/vm/boot/qemu.sh" --kernel "$kernel" --initrd "$work/fuzz.
 	--smp "$smp" --timeout $((timeout + 60)) --log "$log" --nonce "$nonce" >/dev/null
 rc=$?
 set -e
-grep -a '^# ' "$log" | grep -avE '^# (running|lab tests done|kmemleak scan done)' | sed 's/^# /  /'
+grep -a '^# ' "$log" | grep -avE '^# (running|lab tests done|kmemleak scan done|test-seconds)' | sed 's/^# /  /'
 ok=1
 [ "$(tap_result "$log" "$nonce" asys_fuzz)" = pass ] || ok=0
 [ "$rc" = 0 ] || { echo "guest status $rc (124: hung, 125: died, 126: QEMU failed)"; ok=0; }
