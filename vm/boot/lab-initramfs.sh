@@ -14,11 +14,12 @@ lab=$1 out=$2 tests=${3:-$BUILD/lab$1/tests}
 labs=${LABS_DIR:-$top/labs} # vm/grade/selftest.sh's cheat labs live elsewhere
 rm -rf "$tests"
 mkdir -p "$tests"
-awk '$1 == "test" || $1 == "exercise" { print $2 }' "$labs/lab$lab/tests.conf" >"$tests/list"
-awk '$1 == "panic" { print $2 }' "$labs/lab$lab/tests.conf" >"$tests/panic-list"
+"$top/vm/testsconf.py" "$labs/lab$lab" >"$tests/records" || die "lab $lab's tests.conf cannot be trusted (above)"
+awk -F'\t' '$1 == "test" || $1 == "exercise" { print $2 }' "$tests/records" >"$tests/list"
+awk -F'\t' '$1 == "panic" { print $2 }' "$tests/records" >"$tests/panic-list"
+awk -F'\t' '$1 == "challenge" { print $2 }' "$tests/records" >"$tests/challenge-list"
+rm "$tests/records"
 challenge="$labs/lab$lab/challenge"
-: >"$tests/challenge-list"
-[ ! -f "$challenge/challenge.conf" ] || awk '$1 == "challenge" { print $2 }' "$challenge/challenge.conf" >"$tests/challenge-list"
 # compile NAME SOURCE
 compile() {
 	gcc -m32 -static -O2 -Wall -Werror -pthread -I"$top/labs/include" -o "$tests/$1" "$2" ||

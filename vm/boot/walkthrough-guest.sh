@@ -13,7 +13,7 @@ lab=$1 name=$2 dir=$3
 mkdir -p "$dir"
 gcc -m32 -static -O2 -Wall -pthread -I"$top/labs/include" -o "$dir/prog" "$top/gdbscripts/targets/$name.c"
 "$top/vm/boot/initramfs.sh" "$dir/initramfs.cpio.gz" --run "$dir/prog" >/dev/null
-disk_size=$(awk '$1 == "disk" { print $2 }' "$top/labs/lab$lab/tests.conf")
+disk_size=$("$top/vm/testsconf.py" "$top/labs/lab$lab" disk)
 if [ -n "$disk_size" ]; then
 	"$top/vm/boot/disk.sh" "$dir/disk.img" "$disk_size" >/dev/null
 	echo "--disk $dir/disk.img"

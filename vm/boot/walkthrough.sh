@@ -23,7 +23,7 @@ require_cmd tmux tmux
 lab=$1
 conf="$top/labs/lab$lab/tests.conf"
 [ -f "$conf" ] || die "no lab $lab (labs/lab$lab/tests.conf)"
-name=${2:-$(awk '$1 == "gdb" { print $2; exit }' "$conf")}
+name=${2:-$("$top/vm/testsconf.py" "$top/labs/lab$lab" gdb | awk -F'\t' 'NR == 1 { print $1 }')}
 [ -n "$name" ] || die "lab $lab has no GDB walkthrough (no gdb line in $conf)"
 script="$top/gdbscripts/$name.gdb"
 target="$top/gdbscripts/targets/$name.c"

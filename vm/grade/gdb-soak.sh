@@ -11,7 +11,7 @@ lab=$1 runs=${2:-10}
 conf="$top/labs/lab$lab/tests.conf"
 [ -f "$conf" ] || die "LAB=$lab: there is no labs/lab$lab/tests.conf"
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "RUNS=$runs: give a whole number of runs"
-mapfile -t names < <(awk '$1 == "gdb" { print $2 }' "$conf")
+mapfile -t names < <("$top/vm/testsconf.py" "$top/labs/lab$lab" gdb | cut -f1)
 [ "${#names[@]}" -gt 0 ] || die "lab $lab has no GDB walkthrough"
 # KERNEL_DIR: a kernel folder to soak instead of the lab's solved one (vm/kernel/kernel.sh).
 kernel=${KERNEL_DIR:-$("$top/vm/kernel/kernel.sh" "$lab" solved)}

@@ -15,7 +15,7 @@ while read -r file; do
 	[ -f "$top/labs/lab$lab/$file" ] || continue
 	mkdir -p "$src/handin"
 	cp "$top/labs/lab$lab/$file" "$src/handin/$file"
-done < <(awk '$1 == "deliverable" { print $2 }' "$top/labs/lab$lab/tests.conf")
+done < <("$top/vm/testsconf.py" "$top/labs/lab$lab" deliverable)
 if [ -n "$(git -C "$src" status --porcelain)" ]; then
 	git -C "$src" add -A
 	git -C "$src" commit -q -m "lab$lab: hand-in"
