@@ -5,28 +5,40 @@
 # the asys fuzzer runs, each for TIME seconds. Passes when both runs exit 0, KernelStack is
 # back at its baseline after each, the kmemleak scan is clean and vm/grade/logscan.sh finds no
 # kernel problem.
-#   vm/stress/stress.sh [--kernel BZIMAGE] [--smp N] [--time S] [--log FILE]
-# Without --kernel it builds the one make fuzz uses (vm/stress/fuzz-kernel.sh).
+#   vm/stress/stress.sh [--kernel BZIMAGE] [--smp N] [--time S] [--log FILE] [--work DIR]
+# Without --kernel it builds the one make fuzz uses (vm/stress/fuzz-kernel.sh). --work is the
+# folder of this run's own files (default build/stress/run): two runs at once (make
+# grade-all JOBS=2 on Lab 6) each name their own, and their own --log.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
 
-kernel="" smp=2 time=30 log=""
+kernel="" smp=2 time=30 log="" work="$BUILD/stress/run"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--time) time=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
+	--work) work=$2; shift 2 ;;
 	*) die "stress.sh: unknown argument $1" ;;
 	esac
 done
 [ -n "$kernel" ] || kernel=$("$top/vm/stress/fuzz-kernel.sh" 4)
 [ -n "$log" ] || log="$top/results/stress-smp$smp.log"
 mkdir -p "$(dirname "$log")"
-"$top/vm/stress/stress-root.sh"
+# stress-ng's tree and its archive are shared by every run: made once, under a lock.
+shared="$BUILD/stress"
+mkdir -p "$shared"
+(
+	flock 9
+	"$top/vm/stress/stress-root.sh"
+	if [ ! -f "$shared/root.cpio.gz" ] || [ "$shared/root/usr/bin/stress-ng" -nt "$shared/root.cpio.gz" ]; then
+		(cd "$shared/root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$shared/root.cpio.gz.new"
+		mv "$shared/root.cpio.gz.new" "$shared/root.cpio.gz"
+	fi
+) 9>"$shared.lock"
 
-work="$BUILD/stress"
 tests="$work/tests"
 rm -rf "$tests"
 mkdir -p "$tests"
@@ -41,10 +53,7 @@ for t in stress_alone stress_fuzz; do
 done >"$tests/list"
 "$top/vm/boot/initramfs.sh" "$work/base.cpio.gz" --tests "$tests"
 # stress-ng and its libraries: a second archive after the first (the kernel unpacks both)
-if [ ! -f "$work/root.cpio.gz" ] || [ "$work/root/usr/bin/stress-ng" -nt "$work/root.cpio.gz" ]; then
-	(cd "$work/root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$work/root.cpio.gz"
-fi
-cat "$work/base.cpio.gz" "$work/root.cpio.gz" >"$work/initramfs.cpio.gz"
+cat "$work/base.cpio.gz" "$shared/root.cpio.gz" >"$work/initramfs.cpio.gz"
 
 timeout=$((time * 2 + 120))
 say "stress-ng on -smp $smp: ${time} s alone, ${time} s beside the asys fuzzer (log: ${log#"$top"/})"
