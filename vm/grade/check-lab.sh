@@ -21,7 +21,14 @@
 # Kernel health is graded: a boot that hung, panicked, warned or leaked gets no points
 # for any of its tests, and the line says why. A kernel that does not apply or build
 # gets a zero row for every declared test, with the reason.
-# Appends "lab variant smp test result points" rows to results/results.tsv.
+# Appends "lab variant smp test result points" rows to results/results.tsv, and writes what
+# grading came to in results/TAG.status (TAG: labN-start, labN-solved, labN-submission...),
+# a TSV "status why" with one row: graded, timeout (a boot hung), refused-path,
+# does-not-apply, does-not-build (the hand-in's), or grader-error (the grader's: its tree
+# or sandbox could not be set up; no row earns points and this exits 3). Stages after
+# this one read that record, never these printed lines.
+# Exit status: 0 every row as it must be, 1 not, 2 a tests.conf the grader cannot trust,
+# 3 grader-error.
 # The harness self-test (vm/grade/selftest.sh) grades its cheat labs with the same code:
 # LABS_DIR (default labs/), KERNEL_DIR (a kernel folder to use instead of building
 # one) and RESULTS_DIR (default results/).
@@ -37,61 +44,35 @@ results=${RESULTS_DIR:-$top/results}
 mkdir -p "$results"
 tag="lab$lab-$variant"
 [ -z "$submission" ] || tag="lab$lab-submission"
+rm -f "$results/$tag.status" # written at the end: none means the grader itself stopped
 # CHECK_RUN_DIR: a scratch folder of one's own (make grade-all grades hand-ins in parallel).
 work=${CHECK_RUN_DIR:-$BUILD/check/run/$tag}
 rm -rf "$work"
 mkdir -p "$work"
 
-# --- tests.conf: every line is one the grader knows, and guest tests have CPUs to run on ---
+# --- tests.conf: every line is one the grader knows (vm/testsconf.py, its one reader) ---
+records="$work/tests.conf.tsv"
+"$top/vm/testsconf.py" "$labs/lab$lab" >"$records" || die "lab $lab's tests.conf cannot be trusted (above)"
+# record KIND: the fields of tests.conf's KIND lines (vm/testsconf.py's records).
+record() { awk -F'\t' -v k="$1" '$1 == k { sub(/^[^\t]*\t/, ""); print }' "$records"; }
+# conf_lines: "KIND NAME POINTS FLAG" of each graded line, the hidden tests' last.
+conf_lines() { awk -F'\t' '$1 ~ /^(test|exercise|gdb|panic|host|challenge)$/ { print $1, $2, $3, $4 }' "$records"; }
 # expected_panic NAME: the ERE a panic test's header comment names ("Expected panic: ERE").
 expected_panic() { sed -n 's/^ \* Expected panic: //p' "$labs/lab$lab/tests/$1.c" 2>/dev/null | head -1; }
-challenge_conf="$labs/lab$lab/challenge/challenge.conf"
-conf_lines() {
-	grep -vE '^[[:space:]]*(#|$)' "$conf" | awk '{ print $1, $2, $3, $4 }'
-	if [ -f "$challenge_conf" ]; then grep -vE '^[[:space:]]*(#|$)' "$challenge_conf" | awk '{ print $1, $2, $3, $4 }'; fi
-}
-# A challenge is hidden: its lines live in challenge.conf, and that file holds nothing else.
-if grep -qE '^[[:space:]]*challenge[[:space:]]' "$conf"; then
-	die "$conf: a challenge line: a challenge's tests are hidden, its lines go in ${challenge_conf#"$labs"/}"
-fi
-if [ -f "$challenge_conf" ] && grep -vE '^[[:space:]]*(#|$|challenge[[:space:]])' "$challenge_conf" | grep -q .; then
-	die "$challenge_conf: only 'challenge NAME POINTS' lines: $(grep -vE '^[[:space:]]*(#|$|challenge[[:space:]])' "$challenge_conf" | head -1)"
-fi
-while read -r kind name pts flag; do
-	case "$kind" in
-	smp | mode | disk | start-build | handin-paths) continue ;;
-	deliverable) [ -f "$labs/lab$lab/$name" ] || die "$conf: no template $labs/lab$lab/$name for deliverable $name"; continue ;;
-	test | exercise | gdb | panic)
-		[[ "$pts" =~ ^[0-9]+$ ]] || die "$conf: '$kind $name' has no points" ;;
-	challenge)
-		[[ "$pts" =~ ^[0-9]+$ ]] || die "$challenge_conf: 'challenge $name' has no points"
-		[ -f "$labs/lab$lab/challenge/$name.c" ] || die "$challenge_conf: no $labs/lab$lab/challenge/$name.c"
-		# one /tests/NAME in the guest each
-		! awk -v n="$name" '$2 == n { f = 1 } END { exit !f }' "$conf" || die "$challenge_conf: $name is also a name in $conf"
-		# a start tree checked by one object alone never boots: the test could not fail there
-		! grep -q '^start-build' "$conf" || die "$challenge_conf: a lab whose start tree is one object ($conf: start-build) cannot show a hidden test failing there" ;;
-	host)
-		[[ "$pts" =~ ^[0-9]+$ ]] || die "$conf: 'host $name' has no points"
-		[ -f "$labs/lab$lab/host/$name.sh" ] || die "$conf: no $labs/lab$lab/host/$name.sh" ;;
-	*) die "$conf: unknown line '$kind $name ${pts:-}': a line the grader ignored would be a test nobody runs" ;;
-	esac
-	case "$kind:${flag:-}" in *: | host:exercise | panic:exercise) ;; *) die "$conf: '$kind $name $pts $flag': unknown flag" ;; esac
-	if [ "$kind" = panic ] && [ -z "$(expected_panic "$name")" ]; then
-		die "$conf: panic test $name: its source names no 'Expected panic: ERE'"
-	fi
-done < <(conf_lines)
-smps=$(awk '$1 == "smp" { $1 = ""; print }' "$conf")
-[ -n "${smps// /}" ] || die "$conf has no smp line: its guest tests would never run"
+smps=$(record smp)
 # A boot is "N" (-smp N) or "N+MODE": -smp N with the kernel arguments of tests.conf's
 # "mode MODE ARG..." line (Lab 7 boots asys in each of its modes).
-mode_args() { awk -v m="$1" '$1 == "mode" && $2 == m { $1 = ""; $2 = ""; sub(/^ +/, ""); print; found = 1 } END { exit !found }' "$conf"; }
-for smp in $smps; do
-	[[ "$smp" =~ ^[0-9]+(\+[a-z0-9_-]+)?$ ]] || die "$conf: boot '$smp' is neither N nor N+MODE"
-	case "$smp" in *+*) mode_args "${smp#*+}" >/dev/null || die "$conf: boot '$smp' has no 'mode ${smp#*+}' line" ;; esac
-done
-disk_size=$(awk '$1 == "disk" { print $2 }' "$conf")
+mode_args() { awk -F'\t' -v m="$1" '$1 == "mode" && $2 == m { print $3; found = 1 } END { exit !found }' "$records"; }
+# "start-smp BOOT...": the boots of make check's start tree, where each exercise test must
+# fail (default: every boot of the smp line). A start tree is booted to prove that each
+# exercise test can fail; once shows that where the failure does not hang on the number
+# of CPUs, and the boot kept is the one with the most CPUs, where a concurrency defect
+# shows. Hand-ins and make grade always boot every smp setting.
+start_smps=$(record start-smp)
+if [ "$variant" = start ] && [ -z "$submission" ] && [ -n "$start_smps" ]; then smps=$start_smps; fi
+disk_size=$(record disk)
 
-failed=0 got=0 max=0 challenge_got=0 challenge_max=0
+failed=0 got=0 max=0 challenge_got=0 challenge_max=0 hung=0
 # reference=1 when this run grades the lab's own trees (make check's start or solved),
 # where every row must come out right, challenge rows too.
 reference=0
@@ -138,10 +119,15 @@ grade() {
 	esac
 }
 
-# zero_rows WHY: every row the lab declares, at zero, when there is no kernel to test.
+# status_record STATUS WHY: results/TAG.status (above).
+status_record() { printf 'status\twhy\n%s\t%s\n' "$1" "$2" >"$results/$tag.status"; }
+
+# zero_rows STATUS WHY: every row the lab declares, at zero, when there is no kernel to test.
 zero_rows() {
-	echo "== lab $lab: $variant${submission:+ + $(basename "$submission")}: $1 =="
-	unhealthy=$1
+	local status=$1
+	shift
+	echo "== lab $lab: $variant${submission:+ + $(basename "$submission")}: $status: $1 =="
+	unhealthy="$status: $1"
 	for smp in $smps; do
 		while read -r kind name pts _; do
 			case "$kind" in
@@ -155,12 +141,17 @@ zero_rows() {
 		[ "$kind" != gdb ] || grade "gdb:$name" none "$pts" 0
 	done < <(conf_lines)
 	score_lines
+	status_record "$status" "$1"
+	if [ "$status" = grader-error ]; then
+		echo "  GRADER ERROR: the grader failed before the hand-in's code ran; these zeros are not the hand-in's"
+		exit 3
+	fi
 	exit 1
 }
 
 # --- what the grade depends on, prepared before any hand-in is applied ---
 only_object=
-if [ "$variant" = start ] && [ -z "$submission" ]; then only_object=$(awk '$1 == "start-build" { print $2 }' "$conf"); fi
+if [ "$variant" = start ] && [ -z "$submission" ]; then only_object=$(record start-build); fi
 [ -n "$only_object" ] || LABS_DIR=$labs "$top/vm/boot/lab-initramfs.sh" "$lab" "$work/initramfs.cpio.gz" "$work/tests"
 
 # --- a hand-in may change only what the lab's exercises need ---
@@ -168,7 +159,7 @@ if [ "$variant" = start ] && [ -z "$submission" ]; then only_object=$(awk '$1 ==
 # Kconfig), scripts/ and the kernel self-tests the lab's tests read are never a
 # hand-in's, whatever the prefixes say.
 if [ -n "$submission" ]; then
-	allowed=$(awk '$1 == "handin-paths" { $1 = ""; print }' "$conf")
+	allowed=$(record handin-paths)
 	refused=()
 	while read -r file; do
 		handin_path_allowed "$allowed" "$file" || refused+=("$file")
@@ -176,7 +167,7 @@ if [ -n "$submission" ]; then
 	if [ "${#refused[@]}" -gt 0 ]; then
 		echo "hand-in refused: it changes ${refused[*]}; lab $lab's hand-ins may change only: ${allowed:-nothing}" \
 			"(and never build files, scripts/ or the kernel self-tests the tests read)"
-		zero_rows "refused-path: ${refused[0]}$([ "${#refused[@]}" -gt 1 ] && echo " and $((${#refused[@]} - 1)) more")"
+		zero_rows refused-path "${refused[0]}$([ "${#refused[@]}" -gt 1 ] && echo " and $((${#refused[@]} - 1)) more")"
 	fi
 fi
 
@@ -193,9 +184,10 @@ fi
 set -e
 case "$rc" in
 0) ;;
-3) zero_rows "does-not-apply: the patches do not apply to the lab's tree" ;;
-4) zero_rows "does-not-build: the kernel does not build" ;;
-*) zero_rows "no kernel (vm/kernel/kernel.sh exit $rc)" ;;
+3) zero_rows does-not-apply "the patches do not apply to the lab's tree" ;;
+4) zero_rows does-not-build "the kernel does not build" ;;
+5) zero_rows grader-error "the grader could not prepare the tree or the sandbox to build it in (vm/kernel/kernel.sh exit 5; its messages are above)" ;;
+*) zero_rows grader-error "no kernel: vm/kernel/kernel.sh failed (exit $rc)" ;;
 esac
 debuginfo="$kernel/vmlinux"
 [ -z "$only_object" ] || debuginfo="$kernel/debug.o"
@@ -204,7 +196,10 @@ debuginfo="$kernel/vmlinux"
 host_result() {
 	local t0 rc=0
 	t0=$(date +%s)
+	# HOST_DIR and HOST_LOG: where a check that boots a guest of its own writes (this
+	# run's own, so that two hand-ins graded at once do not share them).
 	LOG=$3 DISK=${disk:-} KERNEL=$kernel DEBUGINFO=$debuginfo VARIANT=$variant \
+		HOST_DIR="$work/host-$1-smp$2" HOST_LOG="$results/$tag-host-$1-smp$2.guest-log" \
 		SOURCE_GIT="$BUILD/src" SOURCE_COMMIT=$(cat "$kernel/commit" 2>/dev/null || true) \
 		bash "$labs/lab$lab/host/$1.sh" >"$results/$tag-smp$2-$1.out" 2>&1 </dev/null || rc=$?
 	timing other "$(($(date +%s) - t0))" "lab $lab $variant host $1"
@@ -257,7 +252,9 @@ for smp in $smps; do
 	guest=$(cat "$work/verdict-smp$smp" 2>/dev/null || echo qemu-failed)
 	case "$guest" in
 	"status 0") ;;
-	hang) unhealthy="the guest hung (no end within ${GUEST_TIMEOUT:-900} s)" ;;
+	hang)
+		unhealthy="the guest hung (no end within ${GUEST_TIMEOUT:-900} s)"
+		hung=1 ;;
 	died) unhealthy="the guest died before its end line (panic?)" ;;
 	qemu-failed) unhealthy="QEMU failed: $(tail -1 "$work/qemu-smp$smp.err")" ;;
 	*) unhealthy="the guest's init ended with ${guest#status }" ;;
@@ -315,5 +312,6 @@ if [ "$variant" = solved ] || [ "$variant" = own ] || [ -n "$submission" ]; then
 fi
 
 score_lines
+if [ "$hung" = 1 ]; then status_record timeout "a guest hung"; else status_record graded ""; fi
 [ "$failed" = 0 ] || echo "  failing guest logs are in results/ (named $tag-smp*.log)"
 exit "$failed"

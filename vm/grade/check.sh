@@ -57,8 +57,9 @@ for n in "${labs[@]}"; do
 		steps+=("$n submission")
 		continue
 	fi
-	if grep -qE '^(exercise|host .* exercise|panic .* exercise)' "$top/labs/lab$n/tests.conf" ||
-		[ -f "$top/labs/lab$n/challenge/challenge.conf" ]; then
+	# a lab with an exercise or a hidden test: its start tree must fail them
+	if "$top/vm/testsconf.py" "$top/labs/lab$n" |
+		awk -F'\t' '$1 == "exercise" || $4 == "exercise" || $1 == "challenge" { f = 1 } END { exit !f }'; then
 		steps+=("$n start")
 	fi
 	if [ -n "$solved_k" ] && [ "$n" -ge "$solved_k" ]; then
@@ -82,7 +83,13 @@ pending_pid="" pending_out="" pending_name=""
 # finish_pending: wait for the guests of the step before, then show what they printed.
 finish_pending() {
 	[ -n "$pending_pid" ] || return 0
-	wait "$pending_pid" || failed+=("$pending_name")
+	local rc=0
+	wait "$pending_pid" || rc=$?
+	case "$rc" in
+	0) ;;
+	3) failed+=("$pending_name: GRADER ERROR, not the tree's (see its lines above)") ;;
+	*) failed+=("$pending_name") ;;
+	esac
 	cat "$pending_out"
 	pending_pid=""
 }
@@ -110,46 +117,92 @@ finish_pending
 timing phase "$(($(date +%s) - t0))" "the labs: kernel builds beside the guests"
 t_after=$(date +%s)
 
-# Every patch of the series and every solution: kernel style, no checkpatch errors.
-if [ -z "$submission" ]; then
-	timed other checkpatch "$top/vm/grade/checkpatch.sh" >"$results/checkpatch.txt" 2>&1 || failed+=("checkpatch (results/checkpatch.txt)")
-	echo "checkpatch: $(grep -c ': WARNING:' "$results/checkpatch.txt") warning(s), errors fail the run (results/checkpatch.txt)"
-	# Every handout's grading table is the one tests.conf gives, and adds up to what
-	# this run graded each lab's solved tree out of.
-	timed other "handout grading tables" "$top/vm/grade/handout-tables.sh" "$results/results.tsv" || failed+=("handout grading tables")
-	# Every exercise test that failed on a start tree said what it expected and got.
-	shopt -s nullglob
-	start_logs=("$results"/lab*-start-smp*.log)
-	guest_logs=("$results"/lab*-smp*.log)
-	shopt -u nullglob
-	if [ "${#start_logs[@]}" -gt 0 ]; then
-		timed other "failure messages" "$top/vm/grade/fail-lines.py" "${start_logs[@]}" || failed+=("failure messages (vm/grade/fail-lines.py)")
-	fi
-	# No passing check prints a line that reads as an error (a stale errno).
-	if [ "${#guest_logs[@]}" -gt 0 ]; then
-		timed other "passing lines" "$top/vm/grade/pass-lines.py" "${guest_logs[@]}" || failed+=("passing lines that read as errors")
-	fi
-	# A lab's reference reproducer fails on its start kernel and passes on the solved one.
-	timed boot "reference reproducers" "$top/vm/grade/check-reproducers.sh" "${labs[@]}" || failed+=("reference reproducers (vm/grade/check-reproducers.sh)")
-	# A handout's GDB steps are its walkthrough script's (which this run checked).
-	timed other "handout GDB steps" "$top/vm/grade/handout-gdb.py" --check || failed+=("handout GDB steps (vm/grade/handout-gdb.py --write)")
-	# The docs, rendered in a real browser: links, images, figures, a screenshot a page.
-	timed other docs-check "$top/vm/docs/check.sh" >"$results/docs-check.txt" 2>&1 || failed+=("docs (results/docs-check.txt)")
-	tail -3 "$results/docs-check.txt"
-fi
+# The checks after the labs. They depend on the labs' results and kernels, not on each
+# other, so they run AFTER_JOBS at a time (default 2, this machine's CPUs: most of them
+# are one guest, one browser or one Perl at a time), each into a file of its own that
+# is printed whole, in this order, when all are done. Longest first, so that the lanes
+# end together.
+after=() # "FUNCTION|CATEGORY|STEP|WHAT FAILED"
+after_check() { after+=("$1|$2|$3|$4"); }
 
 # Class delivery, on a full run of the instructor's repository: a student edition, made
-# and graded as a student would (lab 0), and make grade-all on three lab 0 hand-ins, with
+# and graded as a student would (lab 0), and make grade-all on four lab 0 hand-ins, with
 # JOBS=2 and over ssh. Their own builds and boots are theirs: TIMING_FILE is not passed on.
+grade_all_check() { env -u TIMING_FILE "$top/vm/grade/batch/check-grade-all.sh"; }
+release_check() { env -u TIMING_FILE "$top/vm/release/check-release.sh"; }
 if [ -z "$lab" ] && [ -z "$submission" ] && [ -z "$solved_k" ]; then
-	timed other "student edition" env -u TIMING_FILE "$top/vm/release/check-release.sh" || failed+=("student edition (vm/release/check-release.sh)")
-	timed other "make grade-all" env -u TIMING_FILE "$top/vm/grade/batch/check-grade-all.sh" || failed+=("make grade-all (vm/grade/batch/check-grade-all.sh)")
+	after_check grade_all_check other "make grade-all" "make grade-all (vm/grade/batch/check-grade-all.sh)"
+	after_check release_check other "student edition" "student edition (vm/release/check-release.sh)"
 fi
 
 # The grader's own must-fail checks, on the first lab's solved kernel (built above).
 selftest_variant=solved
 if [ -n "$solved_k" ] && [ "${labs[0]}" -ge "$solved_k" ]; then selftest_variant=start; fi
-timed boot "harness self-test" env -u TIMING_FILE "$top/vm/grade/selftest.sh" "$("$top/vm/kernel/kernel.sh" "${labs[0]}" "$selftest_variant")" || failed+=("harness self-test")
+selftest_check() { env -u TIMING_FILE "$top/vm/grade/selftest.sh" "$("$top/vm/kernel/kernel.sh" "${labs[0]}" "$selftest_variant")"; }
+after_check selftest_check boot "harness self-test" "harness self-test"
+
+if [ -z "$submission" ]; then
+	# A lab's reference reproducer fails on its start kernel and passes on the solved one.
+	reproducers_check() { "$top/vm/grade/check-reproducers.sh" "${labs[@]}"; }
+	after_check reproducers_check boot "reference reproducers" "reference reproducers (vm/grade/check-reproducers.sh)"
+	# Every patch of the series and every solution: kernel style, no checkpatch errors.
+	checkpatch_check() {
+		local rc=0
+		"$top/vm/grade/checkpatch.sh" >"$results/checkpatch.txt" 2>&1 || rc=$?
+		echo "checkpatch: $(grep -c ': WARNING:' "$results/checkpatch.txt") warning(s), errors fail the run (results/checkpatch.txt)"
+		return "$rc"
+	}
+	after_check checkpatch_check other checkpatch "checkpatch (results/checkpatch.txt)"
+	# The docs, rendered in a real browser: links, images, figures, a screenshot a page.
+	docs_check() {
+		local rc=0
+		"$top/vm/docs/check.sh" >"$results/docs-check.txt" 2>&1 || rc=$?
+		tail -3 "$results/docs-check.txt"
+		return "$rc"
+	}
+	after_check docs_check other docs-check "docs (results/docs-check.txt)"
+	# Every handout's grading table is the one tests.conf gives, and adds up to what
+	# this run graded each lab's solved tree out of.
+	tables_check() { "$top/vm/grade/handout-tables.sh" "$results/results.tsv"; }
+	after_check tables_check other "handout grading tables" "handout grading tables"
+	# Every exercise test that failed on a start tree said what it expected and got, and
+	# no passing check prints a line that reads as an error (a stale errno).
+	shopt -s nullglob
+	start_logs=("$results"/lab*-start-smp*.log)
+	guest_logs=("$results"/lab*-smp*.log)
+	shopt -u nullglob
+	fail_lines_check() { [ "${#start_logs[@]}" -eq 0 ] || "$top/vm/grade/fail-lines.py" "${start_logs[@]}"; }
+	after_check fail_lines_check other "failure messages" "failure messages (vm/grade/fail-lines.py)"
+	pass_lines_check() { [ "${#guest_logs[@]}" -eq 0 ] || "$top/vm/grade/pass-lines.py" "${guest_logs[@]}"; }
+	after_check pass_lines_check other "passing lines" "passing lines that read as errors"
+	# A handout's GDB steps are its walkthrough script's (which this run checked).
+	handout_gdb_check() { "$top/vm/grade/handout-gdb.py" --check; }
+	after_check handout_gdb_check other "handout GDB steps" "handout GDB steps (vm/grade/handout-gdb.py --write)"
+fi
+
+after_dir="$BUILD/check/after"
+rm -rf "$after_dir"
+mkdir -p "$after_dir"
+slots=${AFTER_JOBS:-2}
+i=0
+for job in "${after[@]}"; do
+	IFS='|' read -r fn category step _ <<<"$job"
+	while [ "$(jobs -rp | wc -l)" -ge "$slots" ]; do wait -n || true; done
+	(
+		rc=0
+		timed "$category" "$step" "$fn" >"$after_dir/$i.out" 2>&1 </dev/null || rc=$?
+		echo "$rc" >"$after_dir/$i.rc"
+	) &
+	i=$((i + 1))
+done
+wait
+i=0
+for job in "${after[@]}"; do
+	IFS='|' read -r _ _ _ why <<<"$job"
+	cat "$after_dir/$i.out"
+	[ "$(cat "$after_dir/$i.rc" 2>/dev/null || echo lost)" = 0 ] || failed+=("$why")
+	i=$((i + 1))
+done
 
 if [ "$(harness_print)" != "$harness_before" ]; then
 	echo "HARNESS CHANGED: a file under vm/, labs/, gdbscripts/ or the Makefile changed during grading"

@@ -18,7 +18,10 @@
 # A start tree whose lab says "start-build OBJECT" in its tests.conf (and KERNEL_OBJECT=
 # OBJECT in general) is built as that one object alone, with its debug info, and the
 # folder holds it as debug.o: a check that only reads types needs no whole kernel.
-# Exit status: 0, the folder printed; 3, the series does not apply; 4, it does not build.
+# KERNEL_OBJECT= (set, empty) asks for the whole kernel all the same.
+# Exit status: 0, the folder printed; 3, the series (with a hand-in: the hand-in) does not
+# apply; 4, it does not build; 5, the grader failed before the hand-in's own code ran
+# (its tree could not be prepared, the sandbox could not be set up): never the hand-in's.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
@@ -26,8 +29,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -ge 2 ] || die "usage: $0 LAB start|solved [SUBMISSION.patch]"
 lab=$1 variant=$2 submission=${3:-}
 object=${KERNEL_OBJECT:-}
-if [ -z "$object" ] && [ "$variant" = start ] && [ -z "$submission" ]; then
-	object=$(awk '$1 == "start-build" { print $2 }' "$top/labs/lab$lab/tests.conf" 2>/dev/null || true)
+if [ -z "${KERNEL_OBJECT+set}" ] && [ "$variant" = start ] && [ -z "$submission" ]; then
+	object=$("$top/vm/testsconf.py" "$top/labs/lab$lab" start-build)
 fi
 require_pkg linux-source-6.1
 
@@ -61,7 +64,14 @@ if [ -f "$store/complete" ]; then
 	exit 0
 fi
 
-"$top/vm/kernel/lab-tree.sh" "$lab" "$work/src" "$branch" "$variant" ${submission:+"$submission"} >&2 || exit 3
+rc=0
+"$top/vm/kernel/lab-tree.sh" "$lab" "$work/src" "$branch" "$variant" ${submission:+"$submission"} >&2 || rc=$?
+case "$rc:${submission:+handin}" in
+0:*) ;;
+3:*) exit 3 ;;
+*:handin) warn "the grader could not prepare lab $lab's tree for the hand-in (vm/kernel/lab-tree.sh exit $rc)"; exit 5 ;;
+*) exit 3 ;;
+esac
 t0=$(date +%s)
 if [ -z "$submission" ]; then
 	KERNEL_TARGETS=$object "$top/vm/kernel/build-kernel.sh" "$work/src" "$work/obj" >&2 || exit 4
@@ -70,7 +80,14 @@ else
 	# it can write its own build folder and nothing else. Applying the patch above ran
 	# nothing of it: git am only edits files.
 	mkdir -p "$work/obj"
-	"$top/vm/grade/sandbox.sh" "$work/obj" -- "$top/vm/kernel/build-kernel.sh" "$work/src" "$work/obj" >&2 || exit 4
+	rc=0
+	"$top/vm/grade/sandbox.sh" --ro "$top" --ro "$BUILD/src" --ro "$work/src" "$work/obj" -- \
+		"$top/vm/kernel/build-kernel.sh" "$work/src" "$work/obj" >&2 || rc=$?
+	case "$rc" in
+	0) ;;
+	125) exit 5 ;; # the sandbox, not the build (vm/grade/sandbox.sh)
+	*) exit 4 ;;
+	esac
 fi
 timing build "$(($(date +%s) - t0))" "lab $lab $variant${submission:+ + $(basename "$submission")}${object:+ ($object only)}"
 
@@ -89,14 +106,16 @@ else
 	cp "$work/obj/arch/x86/boot/bzImage" "$work/obj/vmlinux" "$tmp/"
 	# The lx- loader finds its modules beside itself; constants.py is generated per build.
 	# GDB runs these on the host: a hand-in's kernel gets the pristine tree's scripts and
-	# the reference kernel's constants (the same config), never Python of its own.
+	# the constants of the lab's start kernel (the same config; no patch of the series
+	# changes constants.py.in), never Python of its own. The start kernel, not the solved
+	# one: a student edition has no reference solution of the lab it grades.
 	mkdir -p "$tmp/scripts/gdb/linux"
 	if [ -z "$submission" ]; then
 		cp -L "$work/obj/vmlinux-gdb.py" "$tmp/"
 		cp -L "$work/obj/scripts/gdb/linux/"*.py "$tmp/scripts/gdb/linux/"
 		ln -s "$work/src" "$tmp/source"
 	else
-		reference=$("$top/vm/kernel/kernel.sh" "$lab" solved)
+		reference=$(KERNEL_OBJECT='' "$top/vm/kernel/kernel.sh" "$lab" start) || { warn "no start kernel of lab $lab for the GDB constants"; exit 5; }
 		cp "$BUILD/src/scripts/gdb/vmlinux-gdb.py" "$tmp/"
 		cp "$BUILD/src/scripts/gdb/linux/"*.py "$tmp/scripts/gdb/linux/"
 		cp "$reference/scripts/gdb/linux/constants.py" "$tmp/scripts/gdb/linux/"

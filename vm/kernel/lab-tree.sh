@@ -7,6 +7,8 @@
 #          hidden tests (labs/labLAB/challenge/) must pass there and fail on start. A later
 #          lab's start tree has the solutions but never the challenge answer.
 # With SUBMISSION, the student's patch is applied on the start tree instead.
+# Exit status: 3 when a patch of the series (or the hand-in) does not apply; 2 when
+# anything else failed (the source tree, git): the caller tells the two apart.
 # The series order is: solutions/lab0, patches/0001, solutions/lab1, patches/0002, ...
 #   vm/kernel/lab-tree.sh --list LAB start|solved [SUBMISSION.patch]
 # prints that series, one patch file a line, and touches nothing (vm/kernel/kernel.sh keys
@@ -108,7 +110,10 @@ else
 	git -C "$dest" reset -q --hard base
 fi
 for p in "${patches[@]}"; do
-	git -C "$dest" am -q --3way "$p" || die "$(basename "$p") does not apply to lab $lab's tree ($dest)"
+	if ! git -C "$dest" am -q --3way "$p"; then
+		warn "$(basename "$p") does not apply to lab $lab's tree ($dest)"
+		exit 3
+	fi
 done
 # ... and give that time back to those the new series leaves with the same content:
 # re-applying patch 2 must not look like a change to include/linux/sched.h.

@@ -12,6 +12,11 @@
 # throw-away key, stopped after. Each run's CSV and JSON must say the above. And the
 # runner of the programs a hand-in carries (vm/grade/batch/run-program.sh) must report a
 # program's exit status, and one that does not build.
+# The grading runs in an instructor's clone of this repository made where instructors
+# met the sandbox failing (vm/grade/batch/instructor-clone.sh): under /tmp, in a folder
+# of mode 0700 (mktemp's). There a sandbox that cannot start (a bwrap that fails) must
+# give the hand-in the status grader-error, never a student's does-not-build, and make
+# grade-all must exit 3.
 # Prints one line per check; exit 1 when one fails.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -78,11 +83,41 @@ PY
 	check "$run" "$([ "${verdict%%:*}" = ok ] && echo 1 || echo 0)" "$verdict"
 }
 
-"$top/vm/grade/batch/grade-all.sh" 0 "$work/handins" 2 "" "$work/jobs" >"$work/jobs.out" 2>&1 || true
+# The instructor's clone, removed at the end (its hand-in builds are nobody's: root removes them).
+clone_parent=$(mktemp -d)
+clone="$clone_parent/fibrils"
+sshd_pid=
+# shellcheck disable=SC2317 # run by the EXIT trap
+cleanup() {
+	[ -z "$sshd_pid" ] || kill "$sshd_pid" 2>/dev/null || true
+	rm -rf "$clone_parent"
+}
+trap cleanup EXIT
+"$top/vm/grade/batch/instructor-clone.sh" "$clone" 0 >"$work/clone.out" 2>&1 ||
+	{ cat "$work/clone.out"; die "could not make the instructor's clone in $clone"; }
+# grade_all ARGS...: the clone's make grade-all, with the clone's own build folder.
+grade_all() { BUILD="$clone/build" "$clone/vm/grade/batch/grade-all.sh" "$@"; }
+
+grade_all 0 "$work/handins" 2 "" "$work/jobs" >"$work/jobs.out" 2>&1 || true
 expect jobs
-"$top/vm/grade/batch/grade-all.sh" 0 "$work/handins" 2 "" "$work/jobs" >"$work/again.out" 2>&1 || true
+grade_all 0 "$work/handins" 2 "" "$work/jobs" >"$work/again.out" 2>&1 || true
 check unchanged-not-regraded "$(grep -q '4 unchanged since their last grading, 0 to grade' "$work/again.out" && echo 1 || echo 0)" \
 	"$(grep -o '[0-9]* hand-ins, .* to grade' "$work/again.out" || echo 'no summary line')"
+
+# A sandbox that cannot start: the grader's failure. The hand-in is the correct one under
+# another subject, so that no kernel of it is in the store and it must be built.
+mkdir -p "$work/no-sandbox/handins" "$work/no-sandbox/bin"
+sed 's/^Subject: \[PATCH\] /Subject: [PATCH] (again) /' "$work/handins/correct.patch" >"$work/no-sandbox/handins/correct-again.patch"
+printf '#!/bin/sh\necho "bwrap: No permissions to create a new namespace" >&2\nexit 1\n' >"$work/no-sandbox/bin/bwrap"
+chmod +x "$work/no-sandbox/bin/bwrap"
+rc=0
+PATH="$work/no-sandbox/bin:$PATH" grade_all 0 "$work/no-sandbox/handins" 1 "" "$work/no-sandbox/out" >"$work/no-sandbox.out" 2>&1 || rc=$?
+row=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["rows"][0]; print(r["status"], r["total"], r.get("why", ""))' \
+	"$work/no-sandbox/out/lab0-grades.json" 2>/dev/null || echo "no row")
+check sandbox-fails-grader-error "$([ "$rc" = 3 ] && [[ "$row" == "grader-error 0 "* ]] && echo 1 || echo 0)" \
+	"a bwrap that cannot start: make grade-all exit $rc (3 wanted), row: $row"
+kept=$(find "$work/no-sandbox/out/lab0-grades" -name '*.key' 2>/dev/null | wc -l)
+check grader-error-not-kept "$([ "$kept" = 0 ] && echo 1 || echo 0)" "$kept rows kept: a grader-error row is graded again next time"
 
 # A program a hand-in carries (Lab 6's reproducer) is built and run alone in a guest.
 printf '#include <stdio.h>\nint main(void)\n{\n\tputs("reproducer: ran");\n\treturn 3;\n}\n' >"$work/exits3.c"
@@ -116,20 +151,19 @@ CONF
 [ "$(id -u)" != 0 ] || mkdir -p /run/sshd # the privilege separation folder sshd wants as root
 /usr/sbin/sshd -D -e -f "$ssh_dir/sshd_config" 2>"$ssh_dir/sshd.log" &
 sshd_pid=$!
-trap 'kill "$sshd_pid" 2>/dev/null || true' EXIT
 ssh_cmd="ssh -p $port -i $ssh_dir/user_key -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR"
 for _ in 1 2 3 4 5 6 7 8 9 10; do
 	if $ssh_cmd "$(id -un)@127.0.0.1" true 2>/dev/null; then break; fi
 	sleep 0.5
 done
 echo "2/$ssh_cmd $(id -un)@127.0.0.1" >"$work/hosts"
-REMOTE_REPO=$top "$top/vm/grade/batch/grade-all.sh" 0 "$work/handins" 2 "$work/hosts" "$work/hosts-run" >"$work/hosts.out" 2>&1 || true
+REMOTE_REPO=$clone grade_all 0 "$work/handins" 2 "$work/hosts" "$work/hosts-run" >"$work/hosts.out" 2>&1 || true
 expect hosts-run
 over_ssh=$(grep -c "\"logs\": \"$(hostname):" "$work/hosts-run/lab0-grades.json" 2>/dev/null || true)
 check graded-over-ssh "$([ "$over_ssh" -ge 1 ] && grep -q 'Accepted publickey' "$ssh_dir/sshd.log" && echo 1 || echo 0)" \
 	"$over_ssh rows graded through ssh to 127.0.0.1:$port ($(grep -c 'Accepted publickey' "$ssh_dir/sshd.log" || true) logins)"
 kill "$sshd_pid"
 wait "$sshd_pid" 2>/dev/null || true
-trap - EXIT
+sshd_pid=
 [ "$failed" = 0 ] || echo "  (logs: ${work#"$top"/}/*.out)"
 exit "$failed"

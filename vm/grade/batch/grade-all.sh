@@ -67,11 +67,13 @@ if [ "${#todo[@]}" -gt 0 ]; then
 			"$remote/vm/grade/batch/grade-one.sh" "$lab" '{}' "$remote/build/grade-all-lab$lab" '{%}' \
 			::: "${inputs[@]}" >>"$gathered" || true
 	fi
-	# Keep each row that came back, with the key it was graded under.
+	# Keep each row that came back, with the key it was graded under; a row that is the
+	# grader's failure gets no key, so the next run grades that hand-in again.
 	while IFS= read -r row; do
-		student=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["student"])' "$row" 2>/dev/null) || continue
+		read -r student status < <(python3 -c 'import json, sys; r = json.loads(sys.argv[1]); print(r["student"], r["status"])' "$row" 2>/dev/null) || continue
 		[ -f "$handins/$student.patch" ] || continue
 		printf '%s\n' "$row" >"$rows/$student.json"
+		[ "$status" != grader-error ] || continue
 		echo "$(sha1sum <"$handins/$student.patch" | cut -c1-40) $grader" >"$rows/$student.key"
 	done <"$gathered"
 	rm -f "$gathered"
@@ -79,10 +81,12 @@ fi
 
 # A hand-in with no row did not come back from its job (a host that died, a grader that
 # crashed): it gets a row that says so, and is graded again next time.
-BATCH_DIR="$top/vm/grade/batch" python3 - "$lab" "$top/labs/lab$lab/tests.conf" "$rows" "$out/lab$lab-grades" "$grader" "${patches[@]}" <<'PY'
+# Exit 3 when a row is the grader's failure (grader-error, not-graded, grader-mismatch).
+table_rc=0
+VM_DIR="$top/vm" python3 - "$lab" "$top/labs/lab$lab" "$rows" "$out/lab$lab-grades" "$grader" "${patches[@]}" <<'PY' || table_rc=$?
 import csv, json, os, sys
 sys.dont_write_bytecode = True  # no __pycache__ in the harness: make check fingerprints it
-sys.path.insert(0, os.environ["BATCH_DIR"])
+sys.path.insert(0, os.environ["VM_DIR"])
 from testsconf import columns
 lab, conf, rows, base, grader, *patches = sys.argv[1:]
 names, deliverables = columns(conf)
@@ -106,14 +110,20 @@ with open(base + ".json", "w") as f:
 with open(base + ".csv", "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["student", "status"] + names + ["total", "max", "challenge"] + ["written:" + d for d in deliverables]
-               + ["copy_of_reference", "logs"])
+               + ["copy_of_reference", "logs", "why"])
     for row in table:
         copy = row.get("copy_of_reference")
         w.writerow([row["student"], row["status"]] + [row["tests"].get(n, 0) for n in names]
                    + [row["total"], row["max"], row.get("challenge", 0)] + [row.get("written", {}).get(d, 0) for d in deliverables]
-                   + ["" if copy is None else ("yes" if copy else "no"), row.get("logs", "")])
+                   + ["" if copy is None else ("yes" if copy else "no"), row.get("logs", ""), row.get("why", "")])
+grader_errors = 0
 for row in table:
     flag = "  COPY OF THE REFERENCE" if row.get("copy_of_reference") else ""
     print("  %-24s %-16s %4d/%d%s" % (row["student"], row["status"], row["total"], row["max"], flag))
+    if row["status"] in ("grader-error", "not-graded", "grader-mismatch"):
+        grader_errors += 1
+        print("  %-24s   the grader's fault, not the hand-in's: %s" % ("", row.get("why", "")))
+sys.exit(3 if grader_errors else 0)
 PY
 say "wrote ${out#"$top"/}/lab$lab-grades.csv and .json"
+exit "$table_rc"

@@ -34,12 +34,13 @@ TIMING_FILE="$out/timing.tsv" HANDIN_SLOT=$slot CHECK_RUN_DIR="$BUILD/check/run/
 	"$top/vm/grade/check-lab.sh" "$lab" start "$patch_abs" \
 	>"$out/grade.out" 2>&1 || rc=$?
 
-status=graded
-if [ "$rc" = 124 ]; then status=timeout
-elif grep -q 'no points: refused-path' "$out/grade.out"; then status=refused-path
-elif grep -q 'no points: does-not-apply' "$out/grade.out"; then status=does-not-apply
-elif grep -q 'no points: does-not-build' "$out/grade.out"; then status=does-not-build
-elif grep -q 'the guest hung' "$out/grade.out"; then status=timeout
+# What grading came to: check-lab.sh's record (results/TAG.status: "status why"). No
+# record means check-lab.sh itself stopped early: the grader's failure, not the hand-in's.
+status=grader-error why="the grader stopped before it recorded a verdict (exit $rc; see grade.out)"
+if [ "$rc" = 124 ]; then
+	status=timeout why="grading took longer than ${GRADE_TIMEOUT:-3600} s"
+elif [ -f "$out/lab$lab-submission.status" ]; then
+	IFS=$'\t' read -r status why < <(sed -n 2p "$out/lab$lab-submission.status")
 fi
 
 # copy_of_reference: the net change of the hand-in against the lab's start tree, by
@@ -66,7 +67,7 @@ if [ "$status" = graded ] || [ "$status" = timeout ]; then
 fi
 
 # The written work: handin/FILE in the patch, against the lab's template labs/labN/FILE.
-deliverables=$(awk '$1 == "deliverable" { print $2 }' "$top/labs/lab$lab/tests.conf")
+deliverables=$("$top/vm/testsconf.py" "$top/labs/lab$lab" deliverable)
 written=()
 for file in $deliverables; do
 	text=$(awk -v f="b/handin/$file" '$1 == "+++" { on = ($2 == f); next } /^(diff|---) / { on = 0 } on && /^\+/ { print substr($0, 2) }' "$patch")
@@ -94,13 +95,13 @@ for file in $deliverables; do
 	fi
 done
 
-BATCH_DIR="$top/vm/grade/batch" python3 - "$lab" "$student" "$status" "$out/results.tsv" "$top/labs/lab$lab/tests.conf" "$copy" \
-	"$(git -C "$top" rev-parse HEAD)" "$(hostname):$out" "${written[@]}" <<'PY'
+VM_DIR="$top/vm" python3 - "$lab" "$student" "$status" "$out/results.tsv" "$top/labs/lab$lab" "$copy" \
+	"$(git -C "$top" rev-parse HEAD)" "$(hostname):$out" "$why" "${written[@]}" <<'PY'
 import json, os, sys
 sys.dont_write_bytecode = True  # no __pycache__ in the harness: make check fingerprints it
-sys.path.insert(0, os.environ["BATCH_DIR"])
+sys.path.insert(0, os.environ["VM_DIR"])
 from testsconf import columns
-lab, student, status, tsv, conf, copy, commit, logs, *written = sys.argv[1:]
+lab, student, status, tsv, conf, copy, commit, logs, why, *written = sys.argv[1:]
 names = columns(conf)[0]
 points = {n: 0 for n in names}
 total = maximum = challenge = challenge_max = 0
@@ -121,5 +122,6 @@ print(json.dumps({
     "written": {written[i]: (int(written[i + 1]) if written[i + 1].isdigit() else written[i + 1])
                 for i in range(0, len(written), 2)},
     "copy_of_reference": {"true": True, "false": False}.get(copy), "grader": commit, "logs": logs,
+    "why": why,
 }))
 PY

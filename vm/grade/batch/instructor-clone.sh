@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# vm/grade/batch/instructor-clone.sh DEST LAB: this repository as an instructor's own clone
+# at DEST (a new folder), ready to grade lab LAB's hand-ins, at little cost:
+#   - the working tree's files (tracked and new, not ignored) committed in a repository
+#     of its own, so its grader is "clean" as make grade-all wants;
+#   - DEST/build/src, a clone of build/src that borrows its objects (git clone --shared):
+#     a checkout, not a second extraction of Debian's tarball;
+#   - lab LAB's start and solved kernels copied from this repository's kernel store: the
+#     grader reads them (GDB constants, the copy check) and would otherwise build them.
+# make check grades from such a clone where instructors met faults it never saw from its
+# own folder (vm/grade/batch/check-grade-all.sh): under /tmp, in a folder of mode 0700.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$top/vm/lib.sh"
+
+[ $# -eq 2 ] || die "usage: $0 DEST LAB"
+dest=$1 lab=$2
+[ ! -e "$dest" ] || die "$dest exists: the clone goes in a new folder"
+mkdir -p "$dest"
+
+(cd "$top" && git ls-files -z --cached --others --exclude-standard | cpio -pdm0 --quiet "$dest")
+git -C "$dest" init -q
+git -C "$dest" add -A
+git -C "$dest" -c user.name=instructor -c user.email=instructor@fibrils.invalid commit -q -m "the grader, as make check found it"
+
+git clone -q --shared "$BUILD/src" "$dest/build/src"
+git -C "$dest/build/src" config user.name "fibrils lab"
+git -C "$dest/build/src" config user.email "lab@fibrils.invalid"
+git -C "$dest/build/src" config gc.auto 0
+
+mkdir -p "$dest/build/check/kernels"
+for variant in start solved; do
+	# the whole start kernel: a hand-in's GDB constants come from it
+	kernel=$(KERNEL_OBJECT='' "$top/vm/kernel/kernel.sh" "$lab" "$variant")
+	cp -a "$kernel" "$dest/build/check/kernels/"
+done
