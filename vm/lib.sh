@@ -44,11 +44,23 @@ handin_path_allowed() {
 	return "$ok"
 }
 
+# results_row FILE LAB VARIANT BOOT TEST PASS|FAIL POINTS WHY LOG: one graded row of
+# results.tsv, a TSV whose first line names the columns (written with the first row):
+#   lab variant boot test result points why log
+# BOOT is the boot's smp setting (1, 2, 2+cachemiss; - for a check of no boot), WHY what
+# the row's line printed in parentheses, LOG the log that explains it (or -).
+results_row() {
+	local file=$1
+	shift
+	[ -s "$file" ] || printf 'lab\tvariant\tboot\ttest\tresult\tpoints\twhy\tlog\n' >>"$file"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$file"
+}
+
 # report_check GROUP NAME OK(0|1) DETAIL: one line of a make check self-check, and its row
 # in results/results.tsv (lab "harness", no points); OK=0 sets failed=1 in the caller.
 report_check() {
 	mkdir -p "$top/results"
-	printf 'harness\t%s\t1\t%s\t%s\t0\n' "$1" "$2" "$([ "$3" = 1 ] && echo PASS || echo FAIL)" >>"$top/results/results.tsv"
+	results_row "$top/results/results.tsv" harness "$1" - "$2" "$([ "$3" = 1 ] && echo PASS || echo FAIL)" 0 "$(tr '\t\n' '  ' <<<"$4")" -
 	# shellcheck disable=SC2034 # the caller's
 	if [ "$3" = 1 ]; then echo "  $1:$2 OK ($4)"; else echo "  $1:$2 FAIL ($4)"; failed=1; fi
 }

@@ -21,7 +21,8 @@
 # Kernel health is graded: a boot that hung, panicked, warned or leaked gets no points
 # for any of its tests, and the line says why. A kernel that does not apply or build
 # gets a zero row for every declared test, with the reason.
-# Appends "lab variant smp test result points" rows to results/results.tsv, and writes what
+# Appends a row a test to results/results.tsv (vm/lib.sh results_row: lab variant boot test
+# result points why log, under a header line), and writes what
 # grading came to in results/TAG.status (TAG: labN-start, labN-solved, labN-submission...),
 # a TSV "status why" with one row: graded, timeout (a boot hung), refused-path,
 # does-not-apply, does-not-build (the hand-in's), or grader-error (the grader's: its tree
@@ -72,7 +73,7 @@ start_smps=$(record start-smp)
 if [ "$variant" = start ] && [ -z "$submission" ] && [ -n "$start_smps" ]; then smps=$start_smps; fi
 disk_size=$(record disk)
 
-failed=0 got=0 max=0 challenge_got=0 challenge_max=0 hung=0
+failed=0 got=0 max=0 challenge_got=0 challenge_max=0 hung=0 row_log=-
 # reference=1 when this run grades the lab's own trees (make check's start or solved),
 # where every row must come out right, challenge rows too.
 reference=0
@@ -81,8 +82,8 @@ if [ -z "$submission" ] && [ "$variant" != own ]; then reference=1; fi
 row() {
 	local name=$1 verdict=$2 pts=$3 why=$4
 	printf '  %-34s %s (%s pts)\n' "$name" "$verdict${why:+ ($why)}" "$pts"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$lab" "${tag#lab"$lab"-}" "$smp" "$name" \
-		"$([ "$verdict" = OK ] && echo PASS || echo FAIL)" "$pts" >>"$results/results.tsv"
+	results_row "$results/results.tsv" "$lab" "${tag#lab"$lab"-}" "$smp" "$name" \
+		"$([ "$verdict" = OK ] && echo PASS || echo FAIL)" "$pts" "$why" "${row_log:--}"
 	case "$name" in
 	challenge:*)
 		challenge_max=$((challenge_max + pts))
@@ -219,6 +220,7 @@ if [ -n "$only_object" ]; then
 	smp=-
 	while read -r kind name pts flag; do
 		if [ "$kind" != host ] || [ "${flag:-}" != exercise ]; then continue; fi
+		row_log=${results#"$top"/}/$tag-smp0-$name.out
 		grade "$name" "$(host_result "$name" 0 /dev/null)" "$pts" 1
 	done < <(conf_lines)
 	smps=
@@ -229,6 +231,7 @@ for smp in $smps; do
 	if [ "$cpus" != "$smp" ]; then mode=${smp#*+} boot_args=$(mode_args "$mode"); fi
 	echo "== lab $lab: $variant${submission:+ + $(basename "$submission")}, -smp $cpus${mode:+, $mode mode ($boot_args)} =="
 	log="$results/$tag-smp$smp.log"
+	row_log=${log#"$top"/}
 	disk_args=()
 	disk=
 	if [ -n "$disk_size" ]; then
@@ -270,7 +273,10 @@ for smp in $smps; do
 	while read -r kind name pts flag; do
 		case "$kind" in
 		test | exercise) grade "$name" "$(tap_result "$log" "$nonce" "$name")" "$pts" "$(must_fail "$kind" "${flag:-}")" ;;
-		host) grade "$name" "$(host_result "$name" "$smp" "$log")" "$pts" "$(must_fail "$kind" "${flag:-}")" ;;
+		host)
+			row_log=${results#"$top"/}/$tag-smp$smp-$name.out
+			grade "$name" "$(host_result "$name" "$smp" "$log")" "$pts" "$(must_fail "$kind" "${flag:-}")"
+			row_log=${log#"$top"/} ;;
 		challenge) grade "challenge:$name" "$(tap_result "$log" "$nonce" "$name")" "$pts" "$(must_fail "$kind" "")" ;;
 		esac
 	done < <(conf_lines)
@@ -283,6 +289,7 @@ for smp in $smps; do
 		[ "$kind" = panic ] || continue
 		echo "== lab $lab: $variant${submission:+ + $(basename "$submission")}, -smp $smp, panic test $name =="
 		plog="$results/$tag-smp$smp-panic-$name.log"
+		row_log=${plog#"$top"/}
 		"$top/vm/boot/initramfs.sh" "$work/panic-$name.cpio.gz" --run "$work/tests/$name"
 		t0=$(date +%s)
 		APPEND="${APPEND:-}${boot_args:+ $boot_args}" "$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" --initrd "$work/panic-$name.cpio.gz" \
@@ -304,6 +311,7 @@ if [ "$variant" = solved ] || [ "$variant" = own ] || [ -n "$submission" ]; then
 		echo "== lab $lab: GDB walkthrough $name =="
 		result=pass
 		t0=$(date +%s)
+		row_log=${results#"$top"/}/$tag-gdb-$name.log
 		"$top/vm/grade/gdb-check.sh" "$lab" "$name" "$kernel" "$work" >"$results/$tag-gdb-$name.log" 2>&1 || result="fail 1"
 		timing gdb "$(($(date +%s) - t0))" "lab $lab $name"
 		[ "$result" = pass ] || tail -15 "$results/$tag-gdb-$name.log" | sed 's/^/    /'

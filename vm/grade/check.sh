@@ -8,7 +8,7 @@
 # batch grading (vm/grade/batch/check-grade-all.sh). Start
 # comes first: the labs then go through the series in order, so each switch of the
 # one build tree is a small step forward.
-# Results: results/results.tsv (lab variant smp test PASS|FAIL points), the guest logs,
+FAIL points), the guest logs,|FAIL points), the guest logs,
 # and results/timing.tsv, summed up at the end (builds, boots, GDB, other).
 #
 # Speed: a step's kernel is built (vm/kernel/kernel.sh: once per distinct tree, in place in
@@ -228,7 +228,7 @@ if [ -z "$lab" ] && [ -d "$BUILD/check/kernels" ]; then
 	if [ "$pruned" = 1 ]; then git -C "$BUILD/src" worktree prune; fi
 fi
 
-awk -F'\t' '{ max += $6; if ($5 == "PASS") got += $6; if ($5 == "PASS") p++; else f++ }
+awk -F'\t' 'FNR == 1 && $1 == "lab" { next } { max += $6; if ($5 == "PASS") got += $6; if ($5 == "PASS") p++; else f++ }
 	END { printf "\nTotal score: %d/%d\n%d passed, %d failed\n", got, max, p, f }' "$results/results.tsv"
 # Where the time went. Builds overlap the guests, so the parts add up to more than the wall.
 awk -F'\t' -v wall="$(($(date +%s) - t0))" -v stored="${#kernels[@]}" '

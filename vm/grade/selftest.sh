@@ -21,7 +21,7 @@ work="$BUILD/selftest"
 rm -rf "$work"
 mkdir -p "$work" "$top/results"
 failed=0
-row() { printf 'harness\tselftest\t1\t%s\t%s\t0\n' "$1" "$2" >>"$top/results/results.tsv"; }
+row() { results_row "$top/results/results.tsv" harness selftest - "$1" "$2" 0 "" -; }
 check() { # name ok(0/1) detail
 	if [ "$2" = 1 ]; then echo "  harness:$1 OK ($3)"; row "$1" PASS; else
 		echo "  harness:$1 FAIL ($3)"; row "$1" FAIL; failed=1; fi
