@@ -8,7 +8,8 @@
 # batch grading (vm/grade/batch/check-grade-all.sh). Start
 # comes first: the labs then go through the series in order, so each switch of the
 # one build tree is a small step forward.
-FAIL points), the guest logs,|FAIL points), the guest logs,
+# Results: results/results.tsv (vm/lib.sh results_row: a header, then lab variant boot test
+# result points why log), the guest logs,
 # and results/timing.tsv, summed up at the end (builds, boots, GDB, other).
 #
 # Speed: a step's kernel is built (vm/kernel/kernel.sh: once per distinct tree, in place in
