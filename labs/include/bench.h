@@ -31,6 +31,8 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdint.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +93,45 @@ static inline long bench_iters(int argc, char **argv, long n)
 	if (argc > 1 && atol(argv[1]) > 0)
 		return atol(argv[1]);
 	return n;
+}
+
+/*
+ * The file a blocking round trip reads, the same for every way that does the round trip:
+ *   BENCH_PIPE     a pipe, 1 byte: the Lab 5 figures
+ *   BENCH_EVENTFD  an eventfd, 8 bytes (a count of 1): io_uring's working path in 6.1
+ *   BENCH_SOCKET   an AF_UNIX stream socketpair, 1 byte: what a server waits on; an
+ *                  AF_UNIX socket, unlike a 6.1 pipe, has FMODE_NOWAIT, so io_uring
+ *                  arms a poll and reads from task work, as for the eventfd
+ * bench_file_open(kind, &rfd, &wfd): the file's two ends (made once per kind and kept);
+ * it returns how many bytes one round trip reads and writes.
+ */
+enum bench_file { BENCH_PIPE, BENCH_EVENTFD, BENCH_SOCKET };
+
+static inline int bench_file_open(enum bench_file kind, int *rfd, int *wfd)
+{
+	static int ends[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
+	int *e = ends[kind];
+
+	if (e[0] < 0) {
+		switch (kind) {
+		case BENCH_PIPE:
+			if (pipe(e))
+				bench_die("pipe");
+			break;
+		case BENCH_EVENTFD:
+			e[0] = e[1] = syscall(SYS_eventfd2, 0, 0);
+			if (e[0] < 0)
+				bench_die("eventfd");
+			break;
+		case BENCH_SOCKET:
+			if (socketpair(AF_UNIX, SOCK_STREAM, 0, e))
+				bench_die("socketpair(AF_UNIX) (a kernel without CONFIG_UNIX?)");
+			break;
+		}
+	}
+	*rfd = e[0];
+	*wfd = e[1];
+	return kind == BENCH_EVENTFD ? 8 : 1;
 }
 
 /* bench_rt(): SCHED_FIFO 1 on CPU 0 for this process and the threads it makes (see the top). */

@@ -39,9 +39,15 @@ declare -A what=(
 	[asys_eventfd_roundtrip]="extra: asys_roundtrip on an eventfd (read 8 bytes, write a count of 1)"
 	[asys_eventfd_roundtrip_cachemiss]="extra: asys_roundtrip_cachemiss on an eventfd"
 	[direct_pipe_rw]="extra: write(1 byte) + read(1 byte) on a pipe, directly: nothing blocks"
-	[iouring_eventfd_roundtrip]="extra, io_uring's working path: eventfd read retried from task work, no io-wq; write; reap")
+	[iouring_eventfd_roundtrip]="extra, io_uring's working path: eventfd read retried from task work, no io-wq; write; reap"
+	[asys_socketpair_roundtrip]="extra, on a socket: asys_roundtrip reading 1 byte from an AF_UNIX stream socketpair"
+	[asys_socketpair_roundtrip_cachemiss]="extra, on a socket: asys_roundtrip_cachemiss on the socketpair"
+	[thread_per_call_socketpair_roundtrip]="extra, on a socket: thread_per_call_roundtrip on the socketpair"
+	[iouring_socketpair_roundtrip]="extra, on a socket: io_uring reads the socket (FMODE_NOWAIT: poll armed, read from task work, no io-wq); write; reap")
 # Figures printed when the benchmarks gave them, not RESULT lines of the lab's targets.
-extras=(direct_pipe_rw iouring_eventfd_roundtrip asys_eventfd_roundtrip asys_eventfd_roundtrip_cachemiss)
+extras=(direct_pipe_rw iouring_eventfd_roundtrip asys_eventfd_roundtrip asys_eventfd_roundtrip_cachemiss
+	asys_socketpair_roundtrip asys_socketpair_roundtrip_cachemiss thread_per_call_socketpair_roundtrip
+	iouring_socketpair_roundtrip)
 declare -A fig=() wt=()
 while read -r n v; do fig[$n]=$v; done <"$figs"
 if [ "$wall" != - ]; then while read -r n v; do wt[$n]=$v; done <"$wall"; fi

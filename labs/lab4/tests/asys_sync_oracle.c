@@ -43,7 +43,7 @@
  *                           the handler for A has run.)
  *   socket_alrm_restart     read() on an AF_UNIX socketpair, SIGALRM with SA_RESTART:
  *                           restarted, it returns the byte. (Skipped, with a line that
- *                           says so, on a kernel without sockets: the lab's has none.)
+ *                           says so, on a kernel without AF_UNIX sockets.)
  *   eventfd_alrm_restart    read() on an eventfd, SIGALRM with SA_RESTART: restarted, it
  *                           returns the count the helper adds.
  *   pipe_other_thread       SIGUSR1 (no SA_RESTART) sent with tgkill() to ANOTHER thread

@@ -6,15 +6,15 @@
  * collects the completion. Nothing else runs: the task never leaves the CPU.
  * asys_eventfd_roundtrip is the same round trip on an eventfd, the file io_uring's
  * control figure (iouring_eventfd_roundtrip) uses: the same work, done by both.
+ * asys_socketpair_roundtrip reads one byte from an AF_UNIX stream socket instead, the
+ * file every way measures again on a socket (bench.h: enum bench_file).
  */
 #define _GNU_SOURCE	/* CPU_SET (bench.h) */
 #include <sys/syscall.h>
 #include "asys.h"
 #include "bench.h"
 
-static int asys_rt_pipe[2] = { -1, -1 };
-static int asys_rt_eventfd = -1;
-/* the round trip's file: the pipe (1 byte), or the eventfd (a count of 1, 8 bytes) */
+/* the round trip's file (bench.h: bench_file_open) */
 static int asys_rt_rfd, asys_rt_wfd;
 static unsigned long asys_rt_len;
 
@@ -45,27 +45,22 @@ static uint64_t asys_roundtrip_loop(long n)
 	return bench_now() - t0;
 }
 
-/* on_eventfd 0: a 1-byte read on a pipe; 1: an 8-byte read on an eventfd (iouring.c's control). */
-static double bench_asys_roundtrip_on(long n, int on_eventfd)
+/* The round trip on one kind of file (bench.h: BENCH_PIPE, BENCH_EVENTFD, BENCH_SOCKET). */
+static double bench_asys_roundtrip_on(long n, enum bench_file kind)
 {
+	int rfd, wfd;
+
 	if (!asys_present())
 		bench_die("no asys on this kernel");
-	if (asys_rt_pipe[0] < 0 && pipe(asys_rt_pipe))
-		bench_die("pipe");
-	if (asys_rt_eventfd < 0) {
-		asys_rt_eventfd = syscall(SYS_eventfd2, 0, 0);
-		if (asys_rt_eventfd < 0)
-			bench_die("eventfd");
-	}
-	asys_rt_rfd = on_eventfd ? asys_rt_eventfd : asys_rt_pipe[0];
-	asys_rt_wfd = on_eventfd ? asys_rt_eventfd : asys_rt_pipe[1];
-	asys_rt_len = on_eventfd ? 8 : 1;
+	asys_rt_len = bench_file_open(kind, &rfd, &wfd);
+	asys_rt_rfd = rfd;
+	asys_rt_wfd = wfd;
 	return bench_per_op(asys_roundtrip_loop, n);
 }
 
 static inline double bench_asys_roundtrip(long n)
 {
-	return bench_asys_roundtrip_on(n, 0);
+	return bench_asys_roundtrip_on(n, BENCH_PIPE);
 }
 
 #ifndef BENCH_NO_MAIN
@@ -76,8 +71,10 @@ int main(int argc, char **argv)
 	bench_rt();
 	bench_report("asys_roundtrip", bench_asys_roundtrip(n), n,
 		     "asys_submit(read, blocks) + write + asys_await_completion");
-	bench_report("asys_eventfd_roundtrip", bench_asys_roundtrip_on(n, 1), n,
+	bench_report("asys_eventfd_roundtrip", bench_asys_roundtrip_on(n, BENCH_EVENTFD), n,
 		     "the same on an eventfd: read 8 bytes (blocks), write a count of 1");
+	bench_report("asys_socketpair_roundtrip", bench_asys_roundtrip_on(n, BENCH_SOCKET), n,
+		     "the same on an AF_UNIX socketpair: read 1 byte (blocks), write 1 byte");
 	return 0;
 }
 #endif

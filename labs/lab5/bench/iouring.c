@@ -20,7 +20,9 @@
  * time ("just async punt"). Both pipe figures pay a worker wake-up and its switches. The
  * control iouring_eventfd_roundtrip does the same round trip on an eventfd (read 8
  * bytes, write a count of 1), which has FMODE_NOWAIT: the task work completes the read,
- * no worker involved. 6.12 sets FMODE_NOWAIT on pipes.
+ * no worker involved. 6.12 sets FMODE_NOWAIT on pipes. iouring_socketpair_roundtrip reads
+ * an AF_UNIX stream socket, which has FMODE_NOWAIT in 6.1: the eventfd's path, on the
+ * file a server waits on.
  */
 #define _GNU_SOURCE	/* CPU_SET (bench.h) */
 #include <linux/io_uring.h>
@@ -121,8 +123,6 @@ static int uring_reap(struct uring *r, unsigned long long cookie)
 }
 
 static struct uring ur = { .fd = -1 };
-static int ur_pipe[2] = { -1, -1 };
-static int ur_eventfd = -1;
 static int ur_rfd, ur_wfd, ur_len;	/* what the loop reads from, writes to, how much */
 static unsigned char ur_flags;
 static int ur_verify;
@@ -131,7 +131,7 @@ static long ur_pending;
 static uint64_t uring_loop(long n)
 {
 	static char buf[8];
-	unsigned long long c, one = 1;	/* 1 byte for the pipe, a count of 1 for the eventfd */
+	unsigned long long c, one = 1;	/* 1 byte (pipe, socket), or a count of 1 (eventfd) */
 	uint64_t t0;
 	long i;
 
@@ -151,21 +151,12 @@ static uint64_t uring_loop(long n)
 	return bench_now() - t0;
 }
 
-/* on_eventfd 0: a 1-byte read on a pipe; 1: an 8-byte read on an eventfd. */
-static double bench_iouring(long n, unsigned char flags, int on_eventfd)
+/* The round trip on one kind of file (bench.h: BENCH_PIPE, BENCH_EVENTFD, BENCH_SOCKET). */
+static double bench_iouring(long n, unsigned char flags, enum bench_file kind)
 {
-	if (ur.fd < 0) {
-		if (uring_setup(&ur, 4))
-			bench_die("io_uring_setup (a kernel without CONFIG_IO_URING?)");
-		if (pipe(ur_pipe))
-			bench_die("pipe");
-		ur_eventfd = syscall(SYS_eventfd2, 0, 0);
-		if (ur_eventfd < 0)
-			bench_die("eventfd");
-	}
-	ur_rfd = on_eventfd ? ur_eventfd : ur_pipe[0];
-	ur_wfd = on_eventfd ? ur_eventfd : ur_pipe[1];
-	ur_len = on_eventfd ? 8 : 1;
+	if (ur.fd < 0 && uring_setup(&ur, 4))
+		bench_die("io_uring_setup (a kernel without CONFIG_IO_URING?)");
+	ur_len = bench_file_open(kind, &ur_rfd, &ur_wfd);
 	ur_flags = flags;
 	ur_verify = 1;
 	ur_pending = 0;
@@ -182,12 +173,14 @@ int main(int argc, char **argv)
 	long n = bench_iters(argc, argv, 5000);
 
 	bench_rt();
-	bench_report("iouring_async_roundtrip", bench_iouring(n, IOSQE_ASYNC, 0), n,
+	bench_report("iouring_async_roundtrip", bench_iouring(n, IOSQE_ASYNC, BENCH_PIPE), n,
 		     "IOSQE_ASYNC pipe read (io-wq) + yield + write + reap");
-	bench_report("iouring_roundtrip", bench_iouring(n, 0, 0), n,
+	bench_report("iouring_roundtrip", bench_iouring(n, 0, BENCH_PIPE), n,
 		     "pipe read (poll armed at submit) + write + reap");
-	bench_report("iouring_eventfd_roundtrip", bench_iouring(n, 0, 1), n,
+	bench_report("iouring_eventfd_roundtrip", bench_iouring(n, 0, BENCH_EVENTFD), n,
 		     "control: eventfd read (poll armed at submit) + write + reap");
+	bench_report("iouring_socketpair_roundtrip", bench_iouring(n, 0, BENCH_SOCKET), n,
+		     "AF_UNIX socket read (poll armed at submit) + write + reap");
 	return 0;
 }
 #endif

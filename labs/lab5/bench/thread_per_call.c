@@ -6,13 +6,14 @@
  * writes the byte and pthread_join() collects the result when the thread has ended.
  * A verification pass checks that the read really blocked (the thread's voluntary
  * context switches grow across it) before anything is timed.
+ * thread_per_call_socketpair_roundtrip does the same on an AF_UNIX stream socket.
  */
 #define _GNU_SOURCE	/* bench.h: CPU_SET; RUSAGE_THREAD */
 #include <pthread.h>
 #include <sys/resource.h>
 #include "bench.h"
 
-static int tpc_pipe[2] = { -1, -1 };
+static int tpc_rfd = -1, tpc_wfd = -1;	/* the round trip's file (bench.h) */
 static int tpc_verify;
 static long tpc_blocked;
 
@@ -28,7 +29,7 @@ static void *tpc_call(void *arg)
 {
 	static char buf;
 	long before = tpc_verify ? voluntary_switches() : 0;
-	ssize_t r = read(tpc_pipe[0], &buf, 1);
+	ssize_t r = read(tpc_rfd, &buf, 1);
 
 	(void)arg;
 	if (tpc_verify && voluntary_switches() > before)
@@ -44,14 +45,12 @@ static uint64_t tpc_loop(long n)
 	char x = 'x';
 	long i;
 
-	if (tpc_pipe[0] < 0 && pipe(tpc_pipe))
-		bench_die("pipe");
 	t0 = bench_now();
 	for (i = 0; i < n; i++) {
 		if (pthread_create(&t, NULL, tpc_call, NULL))
 			bench_die("pthread_create");
 		sched_yield();	/* the thread runs until its read blocks */
-		if (write(tpc_pipe[1], &x, 1) != 1)
+		if (write(tpc_wfd, &x, 1) != 1)
 			bench_die("write");
 		if (pthread_join(t, &ret) || (long)ret != 1)
 			bench_die("pthread_join: the read returned %ld", (long)ret);
@@ -59,8 +58,11 @@ static uint64_t tpc_loop(long n)
 	return bench_now() - t0;
 }
 
-static double bench_thread_per_call(long n)
+/* The round trip on a pipe or a socket (bench.h: BENCH_PIPE, BENCH_SOCKET: 1 byte). */
+static double bench_thread_per_call_on(long n, enum bench_file kind)
 {
+	if (bench_file_open(kind, &tpc_rfd, &tpc_wfd) != 1)
+		bench_die("thread_per_call reads 1 byte: a pipe or a socket");
 	tpc_verify = 1;
 	tpc_blocked = 0;
 	tpc_loop(10);
@@ -68,6 +70,11 @@ static double bench_thread_per_call(long n)
 	if (tpc_blocked != 10)
 		bench_die("the thread's read blocked in %ld of 10 calls, not all", tpc_blocked);
 	return bench_per_op(tpc_loop, n);
+}
+
+static inline double bench_thread_per_call(long n)
+{
+	return bench_thread_per_call_on(n, BENCH_PIPE);
 }
 
 #ifndef BENCH_NO_MAIN
@@ -78,6 +85,8 @@ int main(int argc, char **argv)
 	bench_rt();
 	bench_report("thread_per_call_roundtrip", bench_thread_per_call(n), n,
 		     "pthread_create + yield (read blocks) + write + pthread_join");
+	bench_report("thread_per_call_socketpair_roundtrip", bench_thread_per_call_on(n, BENCH_SOCKET), n,
+		     "the same on an AF_UNIX socketpair");
 	return 0;
 }
 #endif

@@ -7,6 +7,7 @@
  *   asys_roundtrip_cachemiss  read() of an empty pipe blocks on the submitter's stack,
  *                             the user context moves to a spare and returns; write; await
  *   asys_eventfd_roundtrip_cachemiss  the same on an eventfd (io_uring's working path)
+ *   asys_socketpair_roundtrip_cachemiss  the same on an AF_UNIX stream socket
  * The mode the kernel had is restored at the end.
  */
 #define _GNU_SOURCE	/* CPU_SET (bench.h) */
@@ -22,10 +23,10 @@ static double bench_asys_inline_cachemiss(long n)
 	return bench_asys_inline(n);
 }
 
-static double bench_asys_roundtrip_cachemiss_on(long n, int on_eventfd)
+static double bench_asys_roundtrip_cachemiss_on(long n, enum bench_file kind)
 {
 	long m0 = cachemiss_moves();
-	double v = bench_asys_roundtrip_on(n, on_eventfd);
+	double v = bench_asys_roundtrip_on(n, kind);
 
 	/* the loop is the fibril mode's: it proves nothing unless each read really moved */
 	if (cachemiss_moves() - m0 < n)
@@ -36,7 +37,7 @@ static double bench_asys_roundtrip_cachemiss_on(long n, int on_eventfd)
 
 static double bench_asys_roundtrip_cachemiss(long n)
 {
-	return bench_asys_roundtrip_cachemiss_on(n, 0);
+	return bench_asys_roundtrip_cachemiss_on(n, BENCH_PIPE);
 }
 
 #ifndef BENCH_CACHEMISS_NO_MAIN
@@ -51,8 +52,10 @@ int main(int argc, char **argv)
 		     "asys_submit(getpid), run on the submitter's stack + asys_await_completion");
 	bench_report("asys_roundtrip_cachemiss", bench_asys_roundtrip_cachemiss(n), n,
 		     "asys_submit(read, blocks: the user context moves) + write + asys_await_completion");
-	bench_report("asys_eventfd_roundtrip_cachemiss", bench_asys_roundtrip_cachemiss_on(n, 1), n,
+	bench_report("asys_eventfd_roundtrip_cachemiss", bench_asys_roundtrip_cachemiss_on(n, BENCH_EVENTFD), n,
 		     "the same on an eventfd: read 8 bytes (blocks), write a count of 1");
+	bench_report("asys_socketpair_roundtrip_cachemiss", bench_asys_roundtrip_cachemiss_on(n, BENCH_SOCKET), n,
+		     "the same on an AF_UNIX socketpair: read 1 byte (blocks), write 1 byte");
 	return 0;
 }
 #endif
