@@ -87,15 +87,37 @@ guest_test_seconds() {
 # (result lines carry the boot's nonce, so a line the kernel or a test printed does not
 # count). Prints "pass", "fail EXIT" (the test's exit status), "none" (no result: the
 # guest died first) or "several" (more than one result line: something forged one).
+# A test that exited 0 passes only when its own summary agrees (labs/include/labtest.h):
+# every "labtest: P passed, F failed, nonce=NONCE" line it printed says F = 0, and P > 0
+# in all. Otherwise "forged-exit F" (its summary counts F failed checks: the exit status
+# was rewritten) or "no-summary" (it ended without one: it stopped early, or the line
+# was not the test's).
 tap_result() {
 	local lines
 	lines=$(grep -aE "^(ok|not ok) [0-9]+ - $3 # (exit=[0-9]+ )?nonce=$2\$" "$1" || true)
 	case "$(grep -c . <<<"$lines")" in
 	0) echo none ;;
 	1) case "$lines" in
-		ok*) echo pass ;;
+		ok*) test_summary "$1" "$2" "$3" ;;
 		*) echo "fail $(sed -E 's/.* # exit=([0-9]+) .*/\1/' <<<"$lines")" ;;
 		esac ;;
 	*) echo several ;;
 	esac
+}
+
+# test_summary LOG NONCE NAME: the verdict of test NAME's own summary lines, printed
+# between its "# running NAME" line and its result line: pass, forged-exit F, no-summary.
+test_summary() {
+	awk -v name="$3" -v nonce="$2" '
+		$0 == "# running " name { on = 1; next }
+		on && /^(not )?ok [0-9]+ - / { on = 0 }
+		on && match($0, /^# labtest: [0-9]+ passed, [0-9]+ failed, nonce=/) && substr($0, RLENGTH + 1) == nonce {
+			split(substr($0, 11), w, " ")
+			lines++; passed += w[1]; failed += w[3]
+		}
+		END {
+			if (!lines || (!failed && !passed)) print "no-summary"
+			else if (failed) print "forged-exit " failed
+			else print "pass"
+		}' "$1"
 }

@@ -4,6 +4,12 @@
  * A test is a static i386 program. It prints diagnostics (the guest's /init prefixes
  * them with "# ") and exits 0 when every check held. /init turns that exit status
  * into one TAP line, "ok N - name" or "not ok N - name".
+ *
+ * An exit status alone is a verdict the kernel under test could rewrite. So a test ends
+ * with labtest_done(), whose summary line carries the counts and the boot's nonce (which
+ * /init hands each test as LABTEST_NONCE): the host passes a test only when it exited 0
+ * AND its own summary, with this boot's nonce, says no check failed and at least one
+ * passed (tap_result in vm/lib.sh).
  */
 #ifndef LABTEST_H
 #define LABTEST_H
@@ -15,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int labtest_failures;
+static int labtest_failures, labtest_passes;
 
 /*
  * LABTEST_REPORT(ok, "condition", fmt, ...): one check's line, "pass: ..." or "FAIL: ...
@@ -31,6 +37,8 @@ static int labtest_failures;
 		fflush(stdout);                                                \
 		if (!ok_)                                                      \
 			labtest_failures++;                                    \
+		else                                                           \
+			labtest_passes++;                                      \
 	} while (0)
 
 /* CHECK(cond, fmt, ...): report one check; a failed check fails the test, which goes on. */
@@ -45,9 +53,14 @@ static int labtest_failures;
 			exit(1);                                               \
 	} while (0)
 
+/* labtest_done(): the test's summary line (see the top), and its exit status. */
 static inline int labtest_done(void)
 {
-	printf("%d check(s) failed\n", labtest_failures);
+	const char *nonce = getenv("LABTEST_NONCE");
+
+	printf("labtest: %d passed, %d failed, nonce=%s\n", labtest_passes, labtest_failures,
+	       nonce ? nonce : "none");
+	fflush(stdout);
 	return labtest_failures ? 1 : 0;
 }
 

@@ -101,7 +101,8 @@ score_lines() {
 	fi
 }
 
-# grade NAME RESULT POINTS MUST_FAIL: RESULT is tap_result's (pass, fail N, none, several);
+# grade NAME RESULT POINTS MUST_FAIL: RESULT is tap_result's (pass, fail N, none, several,
+# forged-exit N, no-summary);
 # a host check's is pass, fail 1 (the behaviour is missing) or fail N>=2 (it could not check).
 grade() {
 	local name=$1 result=$2 pts=$3 must_fail=$4
@@ -115,6 +116,8 @@ grade() {
 	*:crash*) row "$name" FAIL "$pts" "${result#crash }" ;;
 	*:"fail 1") row "$name" FAIL "$pts" "" ;;
 	*:fail*) row "$name" FAIL "$pts" "exit ${result#fail }" ;;
+	*:forged-exit*) row "$name" FAIL "$pts" "exit 0, but its own summary counts ${result#forged-exit } failed check(s): the exit status was rewritten" ;;
+	*:no-summary) row "$name" FAIL "$pts" "exit 0 without its summary line (labtest_done() with this boot's nonce): it stopped early, or its output is not its own" ;;
 	*:none) row "$name" FAIL "$pts" "no result (did the guest die?)" ;;
 	*:several) row "$name" FAIL "$pts" "more than one result line for it: one was forged" ;;
 	esac

@@ -4,7 +4,8 @@
 #    guest really ran: a kernel that never booted must not pass for them);
 #  - a QEMU that cannot start is reported as a failure, never as a guest's status;
 #  - the cheat labs (vm/grade/selftest/labs) are graded by vm/grade/check-lab.sh itself, and each
-#    row must come out as written below: a forged "ok" line, a failing test, a crash
+#    row must come out as written below: a forged "ok" line, an exit status 0 that its own
+#    summary contradicts (a kernel that rewrote it), a test that stops early, a failing test, a crash
 #    on a start tree, a kernel warning in a passing boot, and for panic tests a wrong
 #    panic, a panic before the test armed, a panic line printed by the program itself,
 #    and a kernel that did not panic (a pass only as an exercise on a start tree), and
@@ -80,11 +81,15 @@ cat >"$expected" <<'ROWS'
 90	solved	exits1	FAIL
 90	solved	forged	FAIL
 90	solved	crash	FAIL
+90	solved	rewritten	FAIL
+90	solved	quits	FAIL
 90	solved	graceful	FAIL
 90	start	honest	PASS
 90	start	exits1	FAIL
 90	start	forged	FAIL
 90	start	crash	FAIL
+90	start	rewritten	FAIL
+90	start	quits	FAIL
 90	start	graceful	PASS
 91	solved	honest	FAIL
 91	solved	warn	FAIL
@@ -123,8 +128,9 @@ PATCH
 LABS_DIR="$top/vm/grade/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results-refused" \
 	"$top/vm/grade/check-lab.sh" 90 start "$work/refused.patch" >"$work/refused.out" 2>&1 || true
 rows=$(grep -c 'FAIL (no points: refused-path: kernel/Makefile)' "$work/refused.out" || true)
-check refused-handin "$([ "$rows" = 5 ] && ! grep -q PASS "$work/results-refused/results.tsv" && echo 1 || echo 0)" \
-	"$rows of 5 rows at zero, 'refused-path: kernel/Makefile'"
+declared=$("$top/vm/testsconf.py" "$top/vm/grade/selftest/labs/lab90" | awk -F'\t' '$1 ~ /^(test|exercise)$/' | wc -l)
+check refused-handin "$([ "$rows" = "$declared" ] && ! grep -q PASS "$work/results-refused/results.tsv" && echo 1 || echo 0)" \
+	"$rows of $declared rows at zero, 'refused-path: kernel/Makefile'"
 
 # A student's own tree (make grade) with a challenge it did not solve: the challenge row
 # is at zero, the lab's score stays whole and the grade does not fail.

@@ -51,3 +51,10 @@ kstack_back() {
 	echo "kernel stacks without a thread: $1 before, $now after: not back (leaked fibril stacks?)"
 	return 1
 }
+
+# labtest_summary RC: the summary line every test ends with (labs/include/labtest.h): the
+# host passes a test that exited 0 only when its summary, with the boot's nonce, agrees.
+labtest_summary() {
+	if [ "$1" = 0 ]; then set -- 1 0; else set -- 0 1; fi
+	echo "labtest: $1 passed, $2 failed, nonce=${LABTEST_NONCE:-none}"
+}

@@ -8,4 +8,5 @@ run_stress
 rc=$?
 echo "stress-ng exit status $rc"
 kstack_back "$base" || rc=1
+labtest_summary "$rc"
 exit "$rc"

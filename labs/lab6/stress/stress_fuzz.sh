@@ -17,4 +17,5 @@ cat /tmp/fuzz.out
 echo "asys_fuzz exit status $frc"
 [ "$frc" = 0 ] || rc=1
 kstack_back "$base" || rc=1
+labtest_summary "$rc"
 exit "$rc"

@@ -2,7 +2,7 @@
  * Cheat lab: a test that passes while the kernel log shows a warning. Here the line is
  * written to /dev/kmsg, so it comes with a printk timestamp, as a real WARN() would.
  */
-#include <stdio.h>
+#include "labtest.h"
 
 int main(void)
 {
@@ -12,5 +12,6 @@ int main(void)
 		fprintf(kmsg, "WARNING: CPU: 0 PID: 1 at selftest/warn.c:1 the grader's self-test\n");
 		fclose(kmsg);
 	}
-	return 0;
+	CHECK(1, "a check that holds while the kernel warns");
+	return labtest_done();
 }

@@ -1,5 +1,8 @@
 /* Cheat lab: a test that passes. It must earn its point (unless the boot is unhealthy). */
+#include "labtest.h"
+
 int main(void)
 {
-	return 0;
+	CHECK(1, "an honest check that holds");
+	return labtest_done();
 }

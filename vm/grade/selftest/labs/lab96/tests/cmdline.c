@@ -1,13 +1,15 @@
-/* Cheat lab: passes only in a boot whose kernel command line has the mode's argument. */
-#include <stdio.h>
-#include <string.h>
+/*
+ * Cheat lab: passes only when the kernel command line carries the mode's argument
+ * (lab.selftest=modeargs): in the "1+args" boot, not in the "1" boot.
+ */
+#include "labtest.h"
 
 int main(void)
 {
 	char line[4096] = "";
 	FILE *f = fopen("/proc/cmdline", "r");
 
-	if (!f || !fgets(line, sizeof(line), f))
-		return 2;
-	return strstr(line, "lab.selftest=modeargs") ? 0 : 1;
+	REQUIRE(f && fgets(line, sizeof(line), f), "/proc/cmdline can be read");
+	CHECK(strstr(line, "lab.selftest=modeargs"), "the mode's argument is on the command line");
+	return labtest_done();
 }

@@ -1,5 +1,8 @@
 /* Cheat lab: a hidden test that passes anywhere, so it cannot fail on a start tree. */
+#include "labtest.h"
+
 int main(void)
 {
-	return 0;
+	CHECK(1, "a hidden check that holds anywhere");
+	return labtest_done();
 }
