@@ -229,28 +229,50 @@ if [ -n "$only_object" ]; then
 	smps=
 fi
 
+# boot_setting SMP: cpus, mode and boot_args of one boot ("N" or "N+MODE").
+boot_setting() {
+	cpus=${1%%+*} mode='' boot_args=''
+	if [ "$cpus" != "$1" ]; then mode=${1#*+} boot_args=$(mode_args "$mode"); fi
+}
+# boot_tests SMP: one boot that runs the lab's tests (/tests/list), its log in results/,
+# its nonce, verdict and time in the run's folder. Boots are independent of each other.
+boot_tests() {
+	local smp=$1 log="$results/$tag-smp$1.log" disk_args=() nonce t0
+	boot_setting "$smp"
+	if [ -n "$disk_size" ]; then
+		"$top/vm/boot/disk.sh" "$work/disk-smp$smp.img" "$disk_size" >/dev/null
+		disk_args=(--disk "$work/disk-smp$smp.img")
+	fi
+	nonce=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+	echo "$nonce" >"$work/nonce-smp$smp"
+	t0=$(date +%s)
+	APPEND="${APPEND:-}${boot_args:+ $boot_args}" "$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" --initrd "$work/initramfs.cpio.gz" \
+		--mode test --smp "$cpus" --timeout "${GUEST_TIMEOUT:-900}" --log "$log" --nonce "$nonce" \
+		--verdict "$work/verdict-smp$smp" "${disk_args[@]}" >/dev/null 2>"$work/qemu-smp$smp.err" || true
+	echo "$(($(date +%s) - t0))" >"$work/seconds-smp$smp"
+	timing boot "$(($(date +%s) - t0))" "lab $lab $variant -smp $smp"
+}
+
+# The boots run BOOT_JOBS at a time (default 2): a guest spends much of its time idle
+# (the leak scan's 6 s, RCU grace periods, sleeps a test waits through), and the two
+# CPUs of this machine run two guests in little more time than one. Then each boot is
+# graded, in tests.conf's order.
+boot_jobs=${BOOT_JOBS:-2}
 for smp in $smps; do
-	cpus=${smp%%+*} mode='' boot_args=''
-	if [ "$cpus" != "$smp" ]; then mode=${smp#*+} boot_args=$(mode_args "$mode"); fi
+	while [ "$(jobs -rp | wc -l)" -ge "$boot_jobs" ]; do wait -n || true; done
+	boot_tests "$smp" &
+done
+wait
+
+for smp in $smps; do
+	boot_setting "$smp"
 	echo "== lab $lab: $variant${submission:+ + $(basename "$submission")}, -smp $cpus${mode:+, $mode mode ($boot_args)} =="
 	log="$results/$tag-smp$smp.log"
 	row_log=${log#"$top"/}
-	disk_args=()
 	disk=
-	if [ -n "$disk_size" ]; then
-		disk="$work/disk-smp$smp.img"
-		"$top/vm/boot/disk.sh" "$disk" "$disk_size" >/dev/null
-		disk_args=(--disk "$disk")
-	fi
-	nonce=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
-	t0=$(date +%s)
-	set +e
-	APPEND="${APPEND:-}${boot_args:+ $boot_args}" "$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" --initrd "$work/initramfs.cpio.gz" \
-		--mode test --smp "$cpus" --timeout "${GUEST_TIMEOUT:-900}" --log "$log" --nonce "$nonce" \
-		--verdict "$work/verdict-smp$smp" "${disk_args[@]}" >/dev/null 2>"$work/qemu-smp$smp.err"
-	set -e
-	timing boot "$(($(date +%s) - t0))" "lab $lab $variant -smp $smp"
-	echo "  (guest ran $(($(date +%s) - t0)) s, log: ${log#"$top"/})"
+	[ -z "$disk_size" ] || disk="$work/disk-smp$smp.img"
+	nonce=$(cat "$work/nonce-smp$smp" 2>/dev/null || echo none)
+	echo "  (guest ran $(cat "$work/seconds-smp$smp" 2>/dev/null || echo no) s, log: ${log#"$top"/})"
 	guest_test_seconds "$log" "lab $lab $variant -smp $smp"
 
 	# Kernel health first: it decides whether this boot's tests earn anything.
@@ -262,7 +284,7 @@ for smp in $smps; do
 		unhealthy="the guest hung (no end within ${GUEST_TIMEOUT:-900} s)"
 		hung=1 ;;
 	died) unhealthy="the guest died before its end line (panic?)" ;;
-	qemu-failed) unhealthy="QEMU failed: $(tail -1 "$work/qemu-smp$smp.err")" ;;
+	qemu-failed) unhealthy="QEMU failed: $(tail -1 "$work/qemu-smp$smp.err" 2>/dev/null || echo "the boot did not start")" ;;
 	*) unhealthy="the guest's init ended with ${guest#status }" ;;
 	esac
 	if ! "$top/vm/grade/logscan.sh" "$log" >"$results/$tag-smp$smp.kernel-problems"; then

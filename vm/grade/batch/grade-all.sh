@@ -53,6 +53,8 @@ say "lab $lab: ${#patches[@]} hand-ins, $kept unchanged since their last grading
 if [ "${#todo[@]}" -gt 0 ]; then
 	gathered="$out/lab$lab-grades.new"
 	: >"$gathered"
+	# Several hand-ins at once: each grades its boots one at a time (vm/grade/check-lab.sh).
+	[ "$jobs" = 1 ] || export BOOT_JOBS=1
 	if [ -z "$hosts" ]; then
 		parallel --will-cite --jobs "$jobs" --halt never \
 			"$top/vm/grade/batch/grade-one.sh" "$lab" '{}' "$rows" '{%}' ::: "${todo[@]}" >>"$gathered" || true
