@@ -3,8 +3,8 @@
 # at DEST (a new folder), ready to grade lab LAB's hand-ins, at little cost:
 #   - the working tree's files (tracked and new, not ignored) committed in a repository
 #     of its own, so its grader is "clean" as make grade-all wants;
-#   - DEST/build/src, a clone of build/src that borrows its objects (git clone --shared):
-#     a checkout, not a second extraction of Debian's tarball;
+#   - DEST/build/src, a clone of build/src that borrows its objects (git clone --shared),
+#     not a second extraction of Debian's tarball;
 #   - lab LAB's start and solved kernels copied from this repository's kernel store: the
 #     grader reads them (GDB constants, the copy check) and would otherwise build them.
 # make check grades from such a clone where instructors met faults it never saw from its
@@ -23,7 +23,10 @@ git -C "$dest" init -q
 git -C "$dest" add -A
 git -C "$dest" -c user.name=instructor -c user.email=instructor@fibrils.invalid commit -q -m "the grader, as make check found it"
 
-git clone -q --shared "$BUILD/src" "$dest/build/src"
+# No checkout but scripts/gdb: a hand-in's kernel gets the pristine lx- scripts from there
+# (vm/kernel/kernel.sh); the lab trees are worktrees of their own.
+git clone -q --shared --no-checkout "$BUILD/src" "$dest/build/src"
+git -C "$dest/build/src" checkout -q HEAD -- scripts/gdb
 git -C "$dest/build/src" config user.name "fibrils lab"
 git -C "$dest/build/src" config user.email "lab@fibrils.invalid"
 git -C "$dest/build/src" config gc.auto 0
