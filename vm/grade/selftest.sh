@@ -74,6 +74,40 @@ mkdir -p "$work/sandbox"
 check sandbox-confines-a-build "$([ "$sandbox_rc" = 0 ] && [ -f "$work/sandbox/own" ] && echo 1 || echo 0)" \
 	"exit $sandbox_rc: $(tr '\n' ' ' <"$work/sandbox.out")wrote its own folder: $([ -f "$work/sandbox/own" ] && echo yes || echo no)"
 
+# The sandbox from folders where instructors met it failing, the grader's files kept at
+# their own paths: under the private /tmp, below a folder of mode 0700 (a home that
+# Debian's adduser makes) and on a path with spaces. It must start, read the build
+# script and the tree, and write its folder, as nobody; a bwrap that cannot start must
+# say so with exit 125 (the grader's failure: vm/kernel/kernel.sh's grader-error).
+places_ok=() places_bad=()
+tmp_place=$(mktemp -d)
+places=("$tmp_place/clone" "$work/home 0700/user/clone" "$work/with spaces/clone")
+for place in "${places[@]}"; do
+	mkdir -p "$place/repo/tree" "$place/obj"
+	# shellcheck disable=SC2016 # the script's own $1, $2 and $(...)
+	printf '#!/bin/sh\ncat "$1/Makefile" >"$2/built" && echo "built as $(id -un)"\n' >"$place/repo/build.sh"
+	chmod 755 "$place/repo/build.sh"
+	echo 'all:' >"$place/repo/tree/Makefile"
+done
+chmod 700 "$work/home 0700" "$tmp_place"
+for place in "${places[@]}"; do
+	if "$top/vm/grade/sandbox.sh" --ro "$place/repo" "$place/obj" -- "$place/repo/build.sh" "$place/repo/tree" "$place/obj" \
+		>"$work/sandbox-place.out" 2>&1 && [ -f "$place/obj/built" ]; then
+		places_ok+=("${place#"$work"/}")
+	else
+		places_bad+=("${place#"$work"/}: $(tail -1 "$work/sandbox-place.out")")
+	fi
+done
+mkdir -p "$work/no-bwrap"
+printf '#!/bin/sh\nexit 1\n' >"$work/no-bwrap/bwrap"
+chmod 755 "$work/no-bwrap/bwrap"
+rc=0
+PATH="$work/no-bwrap:$PATH" "$top/vm/grade/sandbox.sh" --ro "$tmp_place/clone/repo" "$tmp_place/clone/obj" -- /bin/true \
+	>"$work/sandbox-nobwrap.out" 2>&1 || rc=$?
+rm -rf "$tmp_place"
+check sandbox-from-any-folder "$([ "${#places_bad[@]}" = 0 ] && [ "$rc" = 125 ] && echo 1 || echo 0)" \
+	"built in ${#places_ok[@]} of 3 places (under /tmp, below 0700, with spaces)${places_bad[*]:+; not: ${places_bad[*]}}; a bwrap that cannot start: exit $rc (125 wanted)"
+
 # The cheat labs, graded by the real grader. Expected: "lab variant test PASS|FAIL".
 expected="$work/expected.tsv"
 cat >"$expected" <<'ROWS'
