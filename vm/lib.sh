@@ -73,6 +73,28 @@ timing() {
 	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$TIMING_FILE"
 }
 
+# with_guest_slot COMMAND...: run COMMAND (a guest) holding one of GUEST_SLOTS slots, so
+# that the labs make check grades at once never run more guests together than that (a
+# guest starved of CPU for long sees hung tasks that are not there); without
+# GUEST_SLOTS, just run it. Returns COMMAND's status.
+with_guest_slot() {
+	[ -n "${GUEST_SLOTS:-}" ] || { "$@"; return; }
+	local i fd rc=0 slots="$BUILD/check/guest-slots"
+	mkdir -p "$slots"
+	while :; do
+		for ((i = 1; i <= GUEST_SLOTS; i++)); do
+			exec {fd}>"$slots/$i"
+			if flock -n "$fd"; then
+				"$@" || rc=$?
+				exec {fd}>&-
+				return "$rc"
+			fi
+			exec {fd}>&-
+		done
+		sleep 1
+	done
+}
+
 # guest_test_seconds LOG WHAT: the guest's own account of a test boot (init's
 # "# test-seconds NAME SECONDS" records: the kernel's boot, each test, the last leak
 # scan), one timing row each, category test: where a boot's time goes.

@@ -237,18 +237,25 @@ boot_setting() {
 # boot_tests SMP: one boot that runs the lab's tests (/tests/list), its log in results/,
 # its nonce, verdict and time in the run's folder. Boots are independent of each other.
 boot_tests() {
-	local smp=$1 log="$results/$tag-smp$1.log" disk_args=() nonce t0
+	local smp=$1 disk_args=()
 	boot_setting "$smp"
 	if [ -n "$disk_size" ]; then
 		"$top/vm/boot/disk.sh" "$work/disk-smp$smp.img" "$disk_size" >/dev/null
 		disk_args=(--disk "$work/disk-smp$smp.img")
 	fi
-	nonce=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
-	echo "$nonce" >"$work/nonce-smp$smp"
+	od -An -N8 -tx1 /dev/urandom | tr -d ' \n' >"$work/nonce-smp$smp"
+	with_guest_slot run_tests_guest "$smp" "${disk_args[@]}"
+}
+# run_tests_guest SMP [--disk IMG]: the guest of boot_tests, timed from its start.
+# shellcheck disable=SC2317 # run by with_guest_slot
+run_tests_guest() {
+	local smp=$1 t0
+	shift
 	t0=$(date +%s)
-	APPEND="${APPEND:-}${boot_args:+ $boot_args}" "$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" --initrd "$work/initramfs.cpio.gz" \
-		--mode test --smp "$cpus" --timeout "${GUEST_TIMEOUT:-900}" --log "$log" --nonce "$nonce" \
-		--verdict "$work/verdict-smp$smp" "${disk_args[@]}" >/dev/null 2>"$work/qemu-smp$smp.err" || true
+	APPEND="${APPEND:-}${boot_args:+ $boot_args}" "$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" \
+		--initrd "$work/initramfs.cpio.gz" --mode test --smp "$cpus" --timeout "${GUEST_TIMEOUT:-900}" \
+		--log "$results/$tag-smp$smp.log" --nonce "$(cat "$work/nonce-smp$smp")" \
+		--verdict "$work/verdict-smp$smp" "$@" >/dev/null 2>"$work/qemu-smp$smp.err" || true
 	echo "$(($(date +%s) - t0))" >"$work/seconds-smp$smp"
 	timing boot "$(($(date +%s) - t0))" "lab $lab $variant -smp $smp"
 }

@@ -12,9 +12,9 @@
 # result points why log), the guest logs,
 # and results/timing.tsv, summed up at the end (builds, boots, GDB, other).
 #
-# Speed: a step's kernel is built (vm/kernel/kernel.sh: once per distinct tree, in place in
-# one build folder) while the previous step's guests run, so the two CPUs do a build and
-# a guest at once instead of one after the other.
+# Speed: the kernels are built (vm/kernel/kernel.sh: once per distinct tree, in place in
+# one build folder) while the labs whose kernels are ready are graded, two at a time
+# (below), so the two CPUs are kept busy with builds and guests together.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
@@ -80,41 +80,89 @@ harness_before=$(harness_print)
 t0=$(date +%s)
 failed=()
 kernels=()
-pending_pid="" pending_out="" pending_name=""
-# finish_pending: wait for the guests of the step before, then show what they printed.
-finish_pending() {
-	[ -n "$pending_pid" ] || return 0
-	local rc=0
-	wait "$pending_pid" || rc=$?
-	case "$rc" in
-	0) ;;
-	3) failed+=("$pending_name: GRADER ERROR, not the tree's (see its lines above)") ;;
-	*) failed+=("$pending_name") ;;
-	esac
-	cat "$pending_out"
-	pending_pid=""
+# The labs: a builder and the graders, apart. The builder makes every step's kernel in
+# series order in the one build tree (vm/kernel/kernel.sh), each a small step from the
+# one before, and says when each is ready. The graders (vm/grade/check-lab.sh) take the
+# steps in the same order as their kernels come, STEP_JOBS at a time (default 2): where
+# builds are long (a patch that changes sched.h), a grader waits for its kernel; where
+# they are short, two labs' guests share the CPUs that one guest, often idle, left
+# unused. GUEST_SLOTS (3) caps the guests running at once across the graders. Each
+# step's lines are printed whole, in step order.
+steps_dir="$BUILD/check/steps"
+rm -rf "$steps_dir"
+mkdir -p "$steps_dir"
+export GUEST_SLOTS=${GUEST_SLOTS:-3}
+builder() {
+	local i=0 step n variant kernel
+	for step in "${steps[@]}"; do
+		read -r n variant <<<"$step"
+		kernel=
+		# A kernel that does not apply or build is graded too: check-lab.sh gives every
+		# declared test a zero row with the reason. A hand-in is never built here: its
+		# grader prepares the tests first, then checks which files it may change.
+		if [ "$variant" != submission ]; then
+			kernel=$("$top/vm/kernel/kernel.sh" "$n" "$variant") || kernel=
+		fi
+		echo "$kernel" >"$steps_dir/$i.kernel"
+		touch "$steps_dir/$i.ready"
+		i=$((i + 1))
+	done
 }
-
-for step in "${steps[@]}"; do
-	read -r n variant <<<"$step"
-	v=$variant sub=()
+builder &
+builder_pid=$!
+# grade_step I: step I's grader, its lines in steps/I.out, its status in steps/I.rc.
+grade_step() {
+	local n variant v sub=() rc=0
+	read -r n variant <<<"${steps[$1]}"
+	v=$variant
 	if [ "$variant" = submission ]; then v=start sub=("$submission"); fi
-	# A kernel that does not apply or build is graded too: check-lab.sh gives every
-	# declared test a zero row with the reason. A hand-in is never built here: its
-	# grader prepares the tests first, then checks which files it may change.
-	if [ -z "$submission" ] && kernel=$("$top/vm/kernel/kernel.sh" "$n" "$v"); then
-		kernels+=("$(basename "$kernel")")
-	fi
-	finish_pending
-	pending_out="$BUILD/check/step-lab$n-$variant.out"
-	"$top/vm/grade/check-lab.sh" "$n" "$v" "${sub[@]}" >"$pending_out" 2>&1 &
-	pending_pid=$!
-	case "$variant" in
-	start) pending_name="lab $n start (exercise tests must fail)" ;;
-	*) pending_name="lab $n $variant" ;;
-	esac
+	"$top/vm/grade/check-lab.sh" "$n" "$v" "${sub[@]}" >"$steps_dir/$1.out" 2>&1 </dev/null || rc=$?
+	echo "$rc" >"$steps_dir/$1.rc"
+}
+# print_done: the lines of each step done, in step order, as far as all before it are.
+printed=0
+print_done() {
+	local n variant rc name
+	while [ "$printed" -lt "${#steps[@]}" ] && [ -f "$steps_dir/$printed.rc" ]; do
+		read -r n variant <<<"${steps[$printed]}"
+		case "$variant" in
+		start) name="lab $n start (exercise tests must fail)" ;;
+		*) name="lab $n $variant" ;;
+		esac
+		cat "$steps_dir/$printed.out"
+		rc=$(cat "$steps_dir/$printed.rc")
+		case "$rc" in
+		0) ;;
+		3) failed+=("$name: GRADER ERROR, not the tree's (see its lines above)") ;;
+		*) failed+=("$name") ;;
+		esac
+		printed=$((printed + 1))
+	done
+}
+running() { # graders started and not done
+	local i count=0
+	for ((i = printed; i < launched; i++)); do [ -f "$steps_dir/$i.rc" ] || count=$((count + 1)); done
+	echo "$count"
+}
+launched=0
+step_jobs=${STEP_JOBS:-2}
+while [ "$launched" -lt "${#steps[@]}" ]; do
+	# its kernel first (or the builder gone: the grader then says what is missing)
+	while [ ! -f "$steps_dir/$launched.ready" ] && kill -0 "$builder_pid" 2>/dev/null; do sleep 1; done
+	while [ "$(running)" -ge "$step_jobs" ]; do
+		wait -n || true
+		print_done
+	done
+	grade_step "$launched" &
+	launched=$((launched + 1))
+	print_done
 done
-finish_pending
+wait
+print_done
+for ((i = 0; i < ${#steps[@]}; i++)); do
+	kernel=$(cat "$steps_dir/$i.kernel" 2>/dev/null || true)
+	[ -z "$kernel" ] || kernels+=("$(basename "$kernel")")
+done
 timing phase "$(($(date +%s) - t0))" "the labs: kernel builds beside the guests"
 t_after=$(date +%s)
 
