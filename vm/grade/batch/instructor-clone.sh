@@ -6,7 +6,8 @@
 #   - DEST/build/src, a clone of build/src that borrows its objects (git clone --shared),
 #     not a second extraction of Debian's tarball;
 #   - lab LAB's start and solved kernels copied from this repository's kernel store: the
-#     grader reads them (GDB constants, the copy check) and would otherwise build them.
+#     grader reads them (GDB constants, the copy check) and would otherwise build them;
+#   - the guest's busybox .deb from build/debs, which make deps would download again.
 # make check grades from such a clone where instructors met faults it never saw from its
 # own folder (vm/grade/batch/check-grade-all.sh): under /tmp, in a folder of mode 0700.
 set -euo pipefail
@@ -30,6 +31,10 @@ git -C "$dest/build/src" checkout -q HEAD -- scripts/gdb
 git -C "$dest/build/src" config user.name "fibrils lab"
 git -C "$dest/build/src" config user.email "lab@fibrils.invalid"
 git -C "$dest/build/src" config gc.auto 0
+
+# The guest's busybox .deb, as make deps downloads it (the same file: no mirror needed).
+mkdir -p "$dest/build/debs"
+cp "$BUILD"/debs/busybox-static_*_i386.deb "$dest/build/debs/"
 
 mkdir -p "$dest/build/check/kernels"
 for variant in start solved; do
