@@ -94,8 +94,12 @@ fi
 
 if [ ! -e "$dest/.git" ]; then
 	mkdir -p "$(dirname "$dest")"
-	git -C "$src" worktree prune
-	git -C "$src" worktree add -q -f -B "$branch" "$dest" base
+	# One at a time: a prune beside another job's add could take its half-made worktree.
+	(
+		flock 9
+		git -C "$src" worktree prune
+		git -C "$src" worktree add -q -f -B "$branch" "$dest" base
+	) 9>"$src.worktree.lock"
 else
 	# Reset in place: files no series touches keep their mtimes, so the
 	# next build recompiles only what changed.
