@@ -44,7 +44,7 @@ declare -A what=(
 	[asys_socketpair_roundtrip_cachemiss]="extra, on a socket: asys_roundtrip_cachemiss on the socketpair"
 	[thread_per_call_socketpair_roundtrip]="extra, on a socket: thread_per_call_roundtrip on the socketpair"
 	[iouring_socketpair_roundtrip]="extra, on a socket: io_uring reads the socket (FMODE_NOWAIT: poll armed, read from task work, no io-wq); write; reap")
-# Figures printed when the benchmarks gave them, not RESULT lines of the lab's targets.
+# Figures printed when the benchmarks gave them (table rows and RESULT lines), not the lab's targets.
 extras=(direct_pipe_rw iouring_eventfd_roundtrip asys_eventfd_roundtrip asys_eventfd_roundtrip_cachemiss
 	asys_socketpair_roundtrip asys_socketpair_roundtrip_cachemiss thread_per_call_socketpair_roundtrip
 	iouring_socketpair_roundtrip)
@@ -138,3 +138,5 @@ cat "$BUILD/bench/targets.md"
 echo
 echo "(plot: ${png#"$top"/}; chapter: ${doc#"$top"/})"
 for n in "${names[@]}"; do echo "RESULT $n=${fig[$n]}"; done
+# and the extras the benchmarks gave (the eventfd and socketpair round trips)
+for n in "${extras[@]}"; do [ -z "${fig[$n]:-}" ] || echo "RESULT $n=${fig[$n]}"; done
