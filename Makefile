@@ -19,7 +19,7 @@ LABDIR := build/lab$(LAB)
 DISK ?=
 DISKARG := $(if $(DISK),--disk $(DISK))
 
-.PHONY: help deps doctor lab qemu qemu-gdb disk gdb walkthrough gdb-soak docs-check check check-loaded grade grade-all release handin run-guest docs demo lint clean distclean
+.PHONY: help deps doctor lab qemu qemu-gdb disk gdb walkthrough gdb-soak docs-check check check-loaded grade grade-all mutants release handin run-guest docs demo lint clean distclean
 
 help: ## this list
 	@echo "Targets (LAB=n picks a lab, default the latest: $(LAB); labs: $(LABS)):"
@@ -60,6 +60,9 @@ check-loaded: deps ## make check with LOAD busy loops beside it (default one per
 grade: deps ## grade your own lab LAB tree (build/labN/src, committed or not) as make check would
 	@vm/grade/grade-own.sh $(LAB)
 
+mutants: deps ## how many wrong answers lab LAB's tests reject: results/labN-mutants.tsv and .md [EXERCISE=k] [JOBS=j]
+	@vm/grade/mutants/mutants.sh $(LAB) $(EXERCISE)
+
 grade-all: deps ## grade every HANDINS=dir/*.patch of lab LAB into results/labN-grades.csv and .json [JOBS=j] [HOSTS=sshloginfile]
 	@test -n "$(HANDINS)" || { echo "usage: make grade-all LAB=n HANDINS=dir [JOBS=j] [HOSTS=file]"; exit 2; }
 	@vm/grade/batch/grade-all.sh $(LAB) "$(HANDINS)" "$(or $(JOBS),1)" "$(HOSTS)"
@@ -92,7 +95,7 @@ demo: deps ## the main job: build, boot, and run the demo in the guest
 	@vm/boot/demo.sh
 
 lint: ## shellcheck every script, and checkpatch every patch in patches/ and solutions/
-	@shellcheck -x vm/*.sh vm/*/*.sh vm/boot/guest/init .ci/run labs/*/host/*.sh
+	@shellcheck -x vm/*.sh vm/*/*.sh vm/*/*/*.sh vm/boot/guest/init .ci/run labs/*/host/*.sh
 	@vm/grade/checkpatch.sh
 
 .PHONY: fuzz stress

@@ -19,6 +19,10 @@
 # OBJECT in general) is built as that one object alone, with its debug info, and the
 # folder holds it as debug.o: a check that only reads types needs no whole kernel.
 # KERNEL_OBJECT= (set, empty) asks for the whole kernel all the same.
+#   vm/kernel/kernel.sh --path LAB start|solved [SUBMISSION.patch]
+# prints the folder that kernel is (or would be) stored in, and builds nothing: this
+# script owns the store's layout, and a caller that must remove a kernel (make mutants,
+# one hand-in kernel a mutant) asks it where.
 # Exit status: 0, the folder printed; 3, the series (with a hand-in: the hand-in) does not
 # apply; 4, it does not build; 5, the grader failed before the hand-in's own code ran
 # (its tree could not be prepared, the sandbox could not be set up): never the hand-in's.
@@ -26,7 +30,12 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
 
-[ $# -ge 2 ] || die "usage: $0 LAB start|solved [SUBMISSION.patch]"
+path_only=0
+if [ "${1:-}" = --path ]; then
+	path_only=1
+	shift
+fi
+[ $# -ge 2 ] || die "usage: $0 [--path] LAB start|solved [SUBMISSION.patch]"
 lab=$1 variant=$2 submission=${3:-}
 object=${KERNEL_OBJECT:-}
 if [ -z "${KERNEL_OBJECT+set}" ] && [ "$variant" = start ] && [ -z "$submission" ]; then
@@ -43,6 +52,10 @@ key=$({
 	echo "object=$object"
 } | sha1sum | cut -c1-16)
 store="$BUILD/check/kernels/$key"
+if [ "$path_only" = 1 ]; then
+	echo "$store"
+	exit 0
+fi
 if [ -f "$store/complete" ]; then
 	echo "$store"
 	exit 0

@@ -29,6 +29,9 @@ check no-solutions "$([ -z "$(find "$work/student/solutions" -name '*.patch')" ]
 hidden=$(cd "$work/student" && find labs solutions -type d -name challenge | sort | tr '\n' ' ')
 check no-hidden-challenge "$([ -z "$hidden" ] && [ -n "$(find "$top/labs" -path '*/challenge/*.c')" ] && echo 1 || echo 0)" \
 	"the instructor has $(find "$top/labs" -path '*/challenge/*.c' | wc -l) hidden challenge test(s); the edition has: ${hidden:-no challenge folder}"
+wrong=$(cd "$work/student" && find labs -type d -name wrong | sort | tr '\n' ' ')
+check no-wrong-answers "$([ -z "$wrong" ] && [ -n "$(find "$top/labs" -path '*/wrong/*.patch')" ] && echo 1 || echo 0)" \
+	"the instructor has $(find "$top/labs" -path '*/wrong/*.patch' | wc -l) wrong answer(s) for make mutants; the edition has: ${wrong:-no wrong/ folder}"
 
 # The student's build folder. Its kernel source is a clone that shares our objects: a real
 # student's make lab extracts Debian's tarball (a minute and 1.2 GB that this test need

@@ -10,6 +10,8 @@
 #   - no optional challenge's hidden tests or reference answer, whatever k is
 #     (labs/labN/challenge/, solutions/labN/challenge/): they stay the instructor's, and
 #     a challenge graded by tests the class has read grades nothing;
+#   - no hand-written wrong answers (labs/labN/wrong/, make mutants): each is a whole
+#     reference solution with one mistake in it;
 #   - RELEASE: which labs are solved in it, and the instructor commit it came from.
 # OUT that is already a student edition gets a new commit: students pull it, and their
 # lab trees (build/labN, ignored by git) stay as they are. After the next deadline,
@@ -37,7 +39,7 @@ for dir in "$stage"/solutions/lab*; do
 	n=${dir##*/lab}
 	[ "$n" -lt "$k" ] || rm -rf "$dir"
 done
-rm -rf "$stage"/labs/lab*/challenge "$stage"/solutions/lab*/challenge
+rm -rf "$stage"/labs/lab*/challenge "$stage"/solutions/lab*/challenge "$stage"/labs/lab*/wrong
 # The solution sections of labs >= k, out of every Markdown file.
 find "$stage" -name '*.md' -print0 | xargs -0 python3 "$top/vm/release/strip-solutions.py" "$k"
 commit=$(git -C "$top" rev-parse --short HEAD)

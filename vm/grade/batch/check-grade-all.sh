@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # vm/grade/batch/check-grade-all.sh: make check's test of make grade-all, on lab 0, with
-# four hand-ins:
+# six hand-ins:
 #   correct     the reference solution: graded, full marks, flagged as the reference's
 #   incomplete  a comment in fs/proc/array.c and nothing else: graded, the exercise fails
 #   broken      a change to a file the tree does not have: does-not-apply, every test 0
 #   copied      the reference solution with written answers (handin/answers.md): still
 #               flagged as the reference's (written work must not hide a copy), and its
 #               answers counted
+#   constants   a wrong answer that prints 8192 and 1024 for every task (labs/lab0/wrong/):
+#               graded, the exercise at 0
+#   forged      the same, and a do_group_exit() that makes every kstack_ program exit 0:
+#               refused (lab 0's hand-ins may change fs/proc/ only), every test at 0, and
+#               its exit-code lines listed in the suspicious column. (Where a lab lets a
+#               hand-in change kernel/, the test's own summary still counts its failed
+#               checks: the self-test's cheat "rewritten" is that case.)
 # graded once with JOBS=2 on this machine, once more (nothing may be graded again), and
 # once with HOSTS= over ssh, to an sshd of this test's own on a loopback port with a
 # throw-away key, stopped after. Each run's CSV and JSON must say the above. And the
@@ -27,10 +34,12 @@ rm -rf "$work"
 mkdir -p "$work/handins"
 failed=0
 check() { report_check grade-all "$@"; }
-echo "== make grade-all LAB=0: a correct, an incomplete, a broken and a copied hand-in; JOBS=2, then HOSTS= over ssh =="
+echo "== make grade-all LAB=0: a correct, an incomplete, a broken, a copied, a wrong and a forged hand-in; JOBS=2, then HOSTS= over ssh =="
 
 # The hand-ins, made with git plumbing in build/src (lab 0 starts at tag base).
 cat "$top"/solutions/lab0/*.patch >"$work/handins/correct.patch"
+cp "$top/labs/lab0/wrong/constants.patch" "$work/handins/constants.patch"
+cp "$top/labs/lab0/wrong/forged-exit.patch" "$work/handins/forged.patch"
 index="$work/index"
 blob=$(git -C "$BUILD/src" show base:fs/proc/array.c | sed '1a /* lab 0: started, not done yet */' |
 	git -C "$BUILD/src" hash-object -w --stdin)
@@ -74,10 +83,20 @@ want(b and b["status"] == "does-not-apply" and int(b["total"]) == 0 and int(b["m
      "broken: does-not-apply, 0 of the full max: %s" % b)
 want(p and p["status"] == "graded" and p["copy_of_reference"] == "yes" and int(p["written:answers.md"]) > 0,
      "copied: the reference with written answers, still a copy of it, its answers counted: %s" % p)
-want(set(js) == {"correct", "incomplete", "broken", "copied"} and js["correct"]["total"] == int(c["total"]),
-     "the JSON has the same rows and totals")
-print("; ".join(bad) if bad else "ok: correct %s/%s, incomplete %s/%s, broken %s" % (
-    c["total"], c["max"], i["total"], i["max"], b["status"]))
+w = rows.get("constants")
+want(w and w["status"] == "graded" and w["kstack_status"] == "0" and w["copy_of_reference"] == "no",
+     "constants: graded, the exercise at 0: %s" % w)
+w = rows.get("forged")
+want(w and w["status"] == "refused-path" and int(w["total"]) == 0, "forged: refused-path, 0: %s" % w)
+f = rows.get("forged")
+want(f and "kernel/exit.c" in f["suspicious"] and c["suspicious"] == "",
+     "the forgery's do_group_exit() lines are listed as suspicious, the reference's none: %s / %s"
+     % (f and f["suspicious"], c["suspicious"]))
+want(set(js) == {"correct", "incomplete", "broken", "copied", "constants", "forged"}
+     and js["correct"]["total"] == int(c["total"]), "the JSON has the same rows and totals")
+print("; ".join(bad) if bad else "ok: correct %s/%s, incomplete %s/%s, broken %s, constants %s/%s, forged %s/%s" % (
+    c["total"], c["max"], i["total"], i["max"], b["status"], rows["constants"]["total"], c["max"],
+    rows["forged"]["total"], c["max"]))
 PY
 ) || verdict="the CSV or JSON cannot be read"
 	check "$run" "$([ "${verdict%%:*}" = ok ] && echo 1 || echo 0)" "$verdict"
@@ -101,7 +120,7 @@ grade_all() { BUILD="$clone/build" "$clone/vm/grade/batch/grade-all.sh" "$@"; }
 grade_all 0 "$work/handins" 2 "" "$work/jobs" >"$work/jobs.out" 2>&1 || true
 expect jobs
 grade_all 0 "$work/handins" 2 "" "$work/jobs" >"$work/again.out" 2>&1 || true
-check unchanged-not-regraded "$(grep -q '4 unchanged since their last grading, 0 to grade' "$work/again.out" && echo 1 || echo 0)" \
+check unchanged-not-regraded "$(grep -q '6 unchanged since their last grading, 0 to grade' "$work/again.out" && echo 1 || echo 0)" \
 	"$(grep -o '[0-9]* hand-ins, .* to grade' "$work/again.out" || echo 'no summary line')"
 
 # A sandbox that cannot start: the grader's failure. The hand-in is the correct one under

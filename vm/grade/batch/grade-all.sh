@@ -112,16 +112,19 @@ with open(base + ".json", "w") as f:
 with open(base + ".csv", "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["student", "status"] + names + ["total", "max", "challenge"] + ["written:" + d for d in deliverables]
-               + ["copy_of_reference", "logs", "why"])
+               + ["copy_of_reference", "suspicious", "logs", "why"])
     for row in table:
         copy = row.get("copy_of_reference")
         w.writerow([row["student"], row["status"]] + [row["tests"].get(n, 0) for n in names]
                    + [row["total"], row["max"], row.get("challenge", 0)] + [row.get("written", {}).get(d, 0) for d in deliverables]
-                   + ["" if copy is None else ("yes" if copy else "no"), row.get("logs", ""), row.get("why", "")])
+                   + ["" if copy is None else ("yes" if copy else "no"), " | ".join(row.get("suspicious", [])),
+                      row.get("logs", ""), row.get("why", "")])
 grader_errors = 0
 for row in table:
     flag = "  COPY OF THE REFERENCE" if row.get("copy_of_reference") else ""
     print("  %-24s %-16s %4d/%d%s" % (row["student"], row["status"], row["total"], row["max"], flag))
+    for line in row.get("suspicious", []):
+        print("  %-24s   read this: %s" % ("", line))
     if row["status"] in ("grader-error", "not-graded", "grader-mismatch"):
         grader_errors += 1
         print("  %-24s   the grader's fault, not the hand-in's: %s" % ("", row.get("why", "")))

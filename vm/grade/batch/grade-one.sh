@@ -14,7 +14,9 @@
 # builds as the lab's tests do, FILE:run what became of it in a guest of the hand-in's
 # kernel and FILE:run-start in one of the lab's start kernel, vm/grade/batch/run-program.sh),
 # copy_of_reference (the hand-in's change is the reference solution's, by git patch-id
-# --stable), the grader's commit, and where the logs are (host:path).
+# --stable), the grader's commit, where the logs are (host:path), why (a status that is not
+# graded), and suspicious: what in the diff touches the grader's world, for a person to
+# read (vm/grade/batch/suspicious.py).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/vm/lib.sh"
@@ -95,13 +97,18 @@ for file in $deliverables; do
 	fi
 done
 
+# What in the hand-in touches the grader's world (test names, comm, exit codes, the
+# nonce, the debug-exit port), for a person to read; lines the reference adds too are not.
+mapfile -t reference < <(find "$top/solutions/lab$lab" -maxdepth 1 -name '*.patch' 2>/dev/null | sort)
+suspicious=$("$top/vm/grade/batch/suspicious.py" "$patch" "$top/labs" "${reference[@]}") || suspicious='["(the hand-in could not be read for this list)"]'
+
 VM_DIR="$top/vm" python3 - "$lab" "$student" "$status" "$out/results.tsv" "$top/labs/lab$lab" "$copy" \
-	"$(git -C "$top" rev-parse HEAD)" "$(hostname):$out" "$why" "${written[@]}" <<'PY'
+	"$(git -C "$top" rev-parse HEAD)" "$(hostname):$out" "$why" "$suspicious" "${written[@]}" <<'PY'
 import json, os, sys
 sys.dont_write_bytecode = True  # no __pycache__ in the harness: make check fingerprints it
 sys.path.insert(0, os.environ["VM_DIR"])
 from testsconf import columns
-lab, student, status, tsv, conf, copy, commit, logs, why, *written = sys.argv[1:]
+lab, student, status, tsv, conf, copy, commit, logs, why, suspicious, *written = sys.argv[1:]
 names = columns(conf)[0]
 points = {n: 0 for n in names}
 total = maximum = challenge = challenge_max = 0
@@ -122,6 +129,6 @@ print(json.dumps({
     "written": {written[i]: (int(written[i + 1]) if written[i + 1].isdigit() else written[i + 1])
                 for i in range(0, len(written), 2)},
     "copy_of_reference": {"true": True, "false": False}.get(copy), "grader": commit, "logs": logs,
-    "why": why,
+    "why": why, "suspicious": json.loads(suspicious),
 }))
 PY
