@@ -39,12 +39,12 @@ else
 fi
 
 echo "grading hand-ins (make grade-all, make check SUBMISSION=):"
-# A hand-in's kernel is built in vm/grade/sandbox.sh, as nobody: from here, can it reach
+# A hand-in's kernel is built in vm/sandbox.sh, as nobody: from here, can it reach
 # the build script and the source tree? (A folder no other user may enter is mended by
 # the sandbox itself; files only root may read are not.)
 case "$top" in *[[:space:]:]*) fail "$top has a space or a colon: the kernel's build cannot run from it (Kbuild refuses such paths): clone elsewhere" ;; esac
 probe=$(mktemp -d)
-if "$top/vm/grade/sandbox.sh" --ro "$top" "$probe" -- /bin/true 2>"$probe.err"; then
+if "$top/vm/sandbox.sh" --ro "$top" "$probe" -- /bin/true 2>"$probe.err"; then
 	ok "the sandbox starts here and reads this repository"
 else
 	fail "the sandbox cannot build hand-ins from $top: $(tail -1 "$probe.err")"

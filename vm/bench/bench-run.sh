@@ -6,7 +6,7 @@
 #           instead of waiting in host time, so every figure is deterministic.
 #   wall    no -icount: the clock is the host's, figures are TCG (or KVM) wall time:
 #           indicative only, they move with the host's load.
-# Fails when a benchmark fails, or the kernel logs a problem (vm/grade/logscan.sh).
+# Fails when a benchmark fails, or the kernel logs a problem (vm/logscan.sh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
@@ -33,6 +33,6 @@ if grep -q '^not ok' "$log"; then
 	grep -B3 '^not ok' "$log" | sed 's/^/    /' >&2
 	die "a benchmark failed: see $log"
 fi
-"$top/vm/grade/logscan.sh" "$log" >&2 || die "the kernel reported a problem during the benchmarks: see $log"
+"$top/vm/logscan.sh" "$log" >&2 || die "the kernel reported a problem during the benchmarks: see $log"
 sed -n 's/^# RESULT \([a-z_0-9]*\)=\([0-9.-]*\)$/\1 \2/p' "$log" >"$out"
 [ -s "$out" ] || die "no RESULT line in $log"

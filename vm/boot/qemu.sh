@@ -2,7 +2,7 @@
 # Boot a lab kernel in QEMU (i386, TCG by default).
 #   vm/boot/qemu.sh --kernel BZIMAGE --initrd CPIO [--mode shell|test|run|walkthrough] [--smp N]
 #              [--disk IMG] [--gdb] [--timeout SECONDS] [--log FILE]
-#              [--nonce WORD] [--verdict FILE]
+#              [--nonce WORD] [--verdict FILE] [--confine]
 # Environment: ACCEL=tcg|kvm (tcg: /dev/kvm exists on our machines but QEMU cannot use
 # it when nested), GDBPORT (default 1234), MEM (default 256M), QEMU_EXTRA.
 # In test and run modes the exit status is the guest's, and only when the guest really
@@ -12,11 +12,17 @@
 # itself failed (a bad option, KVM that does not work, a GDB port in use).
 # --verdict FILE gets one line that cannot be mistaken for a guest's status:
 # "status N", "hang", "died" or "qemu-failed".
+# --confine (test and run modes): the kernel is a hand-in's, hostile code, and QEMU is
+# what stands between it and this machine. QEMU runs in vm/sandbox.sh (as nobody, the
+# machine read-only, no network, the kernel and initramfs the only files bound in by
+# name, the disk image's folder the only one it may write; the log is written out here
+# from QEMU's output) and with QEMU's own seccomp filter (-sandbox: no obsolete system
+# calls, no privileges, no new processes, no resource control).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
 
-kernel="" initrd="" mode=shell smp=1 disk="" gdb=0 timeout=600 log="" nonce="" verdict=""
+kernel="" initrd="" mode=shell smp=1 disk="" gdb=0 timeout=600 log="" nonce="" verdict="" confine=0 scratch=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -29,12 +35,14 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift 2 ;;
 	--nonce) nonce=$2; shift 2 ;;
 	--verdict) verdict=$2; shift 2 ;;
+	--confine) confine=1; shift ;;
 	*) die "qemu.sh: unknown argument $1" ;;
 	esac
 done
 [ -f "$kernel" ] || die "no kernel at '$kernel' (make lab LAB=n builds it)"
 [ -f "$initrd" ] || die "no initramfs at '$initrd'"
 require_cmd qemu-system-i386 qemu-system-x86
+kernel=$(realpath "$kernel") initrd=$(realpath "$initrd") # absolute: --confine binds them by name
 
 accel=${ACCEL:-tcg}
 # shellcheck disable=SC2054 # the commas belong to QEMU options
@@ -71,18 +79,33 @@ fi
 
 # Batch: serial to stdout (and the log), no monitor, no stdin; bounded by a timeout.
 [ -n "$log" ] || log=$(mktemp)
+qemu=(qemu-system-i386)
+if [ "$confine" = 1 ]; then
+	[ "$gdb" = 0 ] || die "qemu.sh: --confine and --gdb: the GDB stub needs the network the sandbox takes away"
+	[ "$accel" = tcg ] || die "qemu.sh: --confine runs TCG only (the sandbox has no /dev/kvm)"
+	if [ -n "$disk" ]; then writable=$(cd "$(dirname "$disk")" && pwd); else
+		scratch=$(mktemp -d) writable=$scratch
+	fi
+	# shellcheck disable=SC2054 # the commas belong to QEMU's option
+	qemu=("$top/vm/sandbox.sh" --ro "$kernel" --ro "$initrd" "$writable" -- "${qemu[@]}"
+		-sandbox on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny)
+fi
 # end WHAT CODE MESSAGE: record the verdict, say why when it is not the guest's, exit.
 end() {
+	[ -z "$scratch" ] || rm -rf "$scratch"
 	[ -z "$verdict" ] || echo "$1" >"$verdict"
 	[ -z "$3" ] || warn "$3"
 	exit "$2"
 }
 set +e
-timeout --foreground -k 5 "$timeout" qemu-system-i386 "${args[@]}" \
+timeout --foreground -k 5 "$timeout" "${qemu[@]}" "${args[@]}" \
 	-display none -monitor none -serial stdio -append "$append" </dev/null |
 	tr -d '\r' | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
+if [ "$confine" = 1 ] && [ "$rc" = 125 ] && [ ! -s "$log" ]; then
+	end qemu-failed 126 "the sandbox could not start QEMU (vm/sandbox.sh exit 125): the grader's failure"
+fi
 case "$rc" in
 124 | 137) end hang 124 "the guest did not finish within ${timeout}s: treated as a hang" ;;
 0) end died 125 "the guest stopped without reporting a status (panic or reboot)" ;;

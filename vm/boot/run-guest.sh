@@ -44,7 +44,7 @@ hang) msg="$(basename "$prog") did not finish: the guest hung (status $rc)" ;;
 died) msg="$(basename "$prog") did not report a status: the guest died (status $rc)" ;;
 *) msg="QEMU failed: $(basename "$prog") never ran (status $rc)"; [ "$rc" -ge 125 ] || rc=126 ;;
 esac
-if ! "$top/vm/grade/logscan.sh" "$log" >/dev/null; then
+if ! "$top/vm/logscan.sh" "$log" >/dev/null; then
 	warn "the kernel reported a problem (see $log)"
 	[ "$rc" != 0 ] || rc=1
 	msg="$msg; the kernel reported a problem"

@@ -194,6 +194,10 @@ case "$rc" in
 *) zero_rows grader-error "no kernel: vm/kernel/kernel.sh failed (exit $rc)" ;;
 esac
 debuginfo="$kernel/vmlinux"
+# A hand-in's kernel (and a student's own, make grade) is hostile code: its guests run in
+# QEMU confined (vm/boot/qemu.sh --confine). The lab's own trees run as they are.
+confine=()
+if [ -n "$submission" ] || [ "$variant" = own ]; then confine=(--confine); fi
 [ -z "$only_object" ] || debuginfo="$kernel/debug.o"
 
 # host_result NAME SMP LOG: run labs/labLAB/host/NAME.sh; prints pass or fail EXIT.
@@ -255,7 +259,7 @@ run_tests_guest() {
 	APPEND="${APPEND:-}${boot_args:+ $boot_args}" "$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" \
 		--initrd "$work/initramfs.cpio.gz" --mode test --smp "$cpus" --timeout "${GUEST_TIMEOUT:-900}" \
 		--log "$results/$tag-smp$smp.log" --nonce "$(cat "$work/nonce-smp$smp")" \
-		--verdict "$work/verdict-smp$smp" "$@" >/dev/null 2>"$work/qemu-smp$smp.err" || true
+		--verdict "$work/verdict-smp$smp" "${confine[@]}" "$@" >/dev/null 2>"$work/qemu-smp$smp.err" || true
 	echo "$(($(date +%s) - t0))" >"$work/seconds-smp$smp"
 	timing boot "$(($(date +%s) - t0))" "lab $lab $variant -smp $smp"
 }
@@ -294,7 +298,7 @@ for smp in $smps; do
 	qemu-failed) unhealthy="QEMU failed: $(tail -1 "$work/qemu-smp$smp.err" 2>/dev/null || echo "the boot did not start")" ;;
 	*) unhealthy="the guest's init ended with ${guest#status }" ;;
 	esac
-	if ! "$top/vm/grade/logscan.sh" "$log" >"$results/$tag-smp$smp.kernel-problems"; then
+	if ! "$top/vm/logscan.sh" "$log" >"$results/$tag-smp$smp.kernel-problems"; then
 		unhealthy="${unhealthy:+$unhealthy; }kernel problem: $(head -1 "$results/$tag-smp$smp.kernel-problems" | cut -c1-100)"
 	fi
 	if [ -n "$unhealthy" ]; then
@@ -326,7 +330,7 @@ for smp in $smps; do
 		t0=$(date +%s)
 		APPEND="${APPEND:-}${boot_args:+ $boot_args}" "$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" --initrd "$work/panic-$name.cpio.gz" \
 			--mode run --smp "$cpus" --timeout "${GUEST_TIMEOUT:-900}" --log "$plog" \
-			--verdict "$work/verdict-smp$smp-panic-$name" >/dev/null 2>"$work/qemu-smp$smp-panic-$name.err" || true
+			--verdict "$work/verdict-smp$smp-panic-$name" "${confine[@]}" >/dev/null 2>"$work/qemu-smp$smp-panic-$name.err" || true
 		timing boot "$(($(date +%s) - t0))" "lab $lab $variant -smp $smp panic $name"
 		grade "$name" "$("$top/vm/grade/panic-result.sh" "$plog" \
 			"$(cat "$work/verdict-smp$smp-panic-$name" 2>/dev/null || echo qemu-failed)" \

@@ -22,7 +22,7 @@ before=$(mktemp)
 trap 'rm -f "$before"' EXIT
 if [ -n "$armed" ]; then head -n "$((armed - 1))" "$log" >"$before"; else cp "$log" "$before"; fi
 clean_before=1
-"$top/vm/grade/logscan.sh" "$before" >/dev/null || clean_before=0
+"$top/vm/logscan.sh" "$before" >/dev/null || clean_before=0
 
 case "$verdict" in
 died)
@@ -31,7 +31,7 @@ died)
 	if tail -n "+$armed" "$log" | grep -aqE -- "$ere"; then echo pass; else
 		echo "crash the kernel died, but not with the expected panic"; fi ;;
 "status 1")
-	if "$top/vm/grade/logscan.sh" "$log" >/dev/null; then echo "fail 1"; else
+	if "$top/vm/logscan.sh" "$log" >/dev/null; then echo "fail 1"; else
 		echo "crash no panic, and a kernel problem in the log"; fi ;;
 "status "*) echo "crash the program exited ${verdict#status } without a panic" ;;
 hang) echo "crash the guest hung" ;;

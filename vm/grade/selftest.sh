@@ -46,7 +46,7 @@ got=$(boot crash 120)
 ran=0
 grep -q '^selftest: crashing the kernel now' "$top/results/selftest-crash.log" && ran=1
 check crash-reported "$([ "$got" = "125 died" ] && [ "$ran" = 1 ] && echo 1 || echo 0)" "status and verdict: $got; the program ran: $ran"
-if "$top/vm/grade/logscan.sh" "$top/results/selftest-crash.log" >/dev/null; then
+if "$top/vm/logscan.sh" "$top/results/selftest-crash.log" >/dev/null; then
 	check crash-in-log 0 "logscan missed the panic"
 else
 	check crash-in-log 1 "logscan found the panic"
@@ -61,10 +61,30 @@ check hang-reported "$([ "$got" = "124 hang" ] && [ "$ran" = 1 ] && echo 1 || ec
 got=$(QEMU_EXTRA="-device no-such-device" boot crash 60)
 check qemu-failure-reported "$([ "$got" = "126 qemu-failed" ] && echo 1 || echo 0)" "status and verdict: $got"
 
+# A hand-in's guest runs in QEMU confined (vm/boot/qemu.sh --confine): as nobody, the
+# machine read-only. Asked for a disk that only root may read, or for one outside its own
+# folder to write, that QEMU must fail to open it: what the guest could reach through
+# QEMU, a file the grader did not give it, it cannot.
+printf 'the grader holds this\n' >"$work/root-only.img"
+chmod 600 "$work/root-only.img"
+printf 'the grader holds this too\n' >"$work/outside.img"
+confined_open() { # FILE DRIVE-OPTIONS: QEMU's exit and the reason it gave
+	local rc=0
+	QEMU_EXTRA="-drive file=$1,format=raw,if=virtio$2" "$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" \
+		--initrd "$work/crash.cpio.gz" --mode run --timeout 60 --confine --log "$work/confined.log" \
+		--verdict "$work/confined.verdict" >/dev/null 2>"$work/confined.err" || rc=$?
+	echo "$rc $(cat "$work/confined.verdict" 2>/dev/null || echo none): $(grep -o "Could not open '[^']*': .*" "$work/confined.err" | head -1 | sed 's/.*: //')"
+}
+read_secret=$(confined_open "$work/root-only.img" ",readonly=on")
+write_outside=$(confined_open "$work/outside.img" "")
+check confined-qemu "$([[ "$read_secret" == "126 qemu-failed: "?* ]] &&
+	[[ "$write_outside" == "126 qemu-failed: "?* ]] && [ "$(cat "$work/outside.img")" = "the grader holds this too" ] && echo 1 || echo 0)" \
+	"a root-only disk: $read_secret; a disk outside its folder, to write: $write_outside"
+
 # The sandbox a hand-in's build runs in: its own folder is writable, the harness, the
 # results and the kernel store are not, and no host secret is readable.
 mkdir -p "$work/sandbox"
-"$top/vm/grade/sandbox.sh" "$work/sandbox" -- sh -c "
+"$top/vm/sandbox.sh" "$work/sandbox" -- sh -c "
 	echo own >'$work/sandbox/own' || exit 1
 	for f in '$top/vm/boot/guest/init' '$top/results/results.tsv' '$BUILD/check/kernels/forged'; do
 		if echo cheat >>\"\$f\" 2>/dev/null; then echo \"wrote \$f\"; exit 2; fi
@@ -91,7 +111,7 @@ for place in "${places[@]}"; do
 done
 chmod 700 "$work/home 0700" "$tmp_place"
 for place in "${places[@]}"; do
-	if "$top/vm/grade/sandbox.sh" --ro "$place/repo" "$place/obj" -- "$place/repo/build.sh" "$place/repo/tree" "$place/obj" \
+	if "$top/vm/sandbox.sh" --ro "$place/repo" "$place/obj" -- "$place/repo/build.sh" "$place/repo/tree" "$place/obj" \
 		>"$work/sandbox-place.out" 2>&1 && [ -f "$place/obj/built" ]; then
 		places_ok+=("${place#"$work"/}")
 	else
@@ -102,7 +122,7 @@ mkdir -p "$work/no-bwrap"
 printf '#!/bin/sh\nexit 1\n' >"$work/no-bwrap/bwrap"
 chmod 755 "$work/no-bwrap/bwrap"
 rc=0
-PATH="$work/no-bwrap:$PATH" "$top/vm/grade/sandbox.sh" --ro "$tmp_place/clone/repo" "$tmp_place/clone/obj" -- /bin/true \
+PATH="$work/no-bwrap:$PATH" "$top/vm/sandbox.sh" --ro "$tmp_place/clone/repo" "$tmp_place/clone/obj" -- /bin/true \
 	>"$work/sandbox-nobwrap.out" 2>&1 || rc=$?
 rm -rf "$tmp_place"
 check sandbox-from-any-folder "$([ "${#places_bad[@]}" = 0 ] && [ "$rc" = 125 ] && echo 1 || echo 0)" \

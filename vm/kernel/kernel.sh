@@ -89,16 +89,16 @@ t0=$(date +%s)
 if [ -z "$submission" ]; then
 	KERNEL_TARGETS=$object "$top/vm/kernel/build-kernel.sh" "$work/src" "$work/obj" >&2 || exit 4
 else
-	# A hand-in's Makefiles and Kconfig run commands: build it in vm/grade/sandbox.sh, where
+	# A hand-in's Makefiles and Kconfig run commands: build it in vm/sandbox.sh, where
 	# it can write its own build folder and nothing else. Applying the patch above ran
 	# nothing of it: git am only edits files.
 	mkdir -p "$work/obj"
 	rc=0
-	"$top/vm/grade/sandbox.sh" --ro "$top" --ro "$BUILD/src" --ro "$work/src" "$work/obj" -- \
+	"$top/vm/sandbox.sh" --ro "$top" --ro "$BUILD/src" --ro "$work/src" "$work/obj" -- \
 		"$top/vm/kernel/build-kernel.sh" "$work/src" "$work/obj" >&2 || rc=$?
 	case "$rc" in
 	0) ;;
-	125) exit 5 ;; # the sandbox, not the build (vm/grade/sandbox.sh)
+	125) exit 5 ;; # the sandbox, not the build (vm/sandbox.sh)
 	*) exit 4 ;;
 	esac
 fi

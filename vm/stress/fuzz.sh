@@ -2,7 +2,7 @@
 # make fuzz [ITER=n] [SEED=s] [SMP=k]: run the asys fuzzer (labs/lab6/tests/asys_fuzz.c) in
 # a guest of the fully solved Lab 4 kernel (vm/stress/fuzz-kernel.sh). The run passes when the
 # fuzzer finds no ABI violation, KernelStack and slab are back at their baseline, the
-# kmemleak scan at the end is clean and vm/grade/logscan.sh finds no kernel problem.
+# kmemleak scan at the end is clean and vm/logscan.sh finds no kernel problem.
 #   vm/stress/fuzz.sh ITER SEED SMP [BZIMAGE]   (empty ITER/SEED: the fuzzer's defaults)
 # FUZZ_OPTS adds fuzzer options (fuzz.threads=4 fuzz.signals=0 ...). Log: results/fuzz-smpK.log.
 set -euo pipefail
@@ -38,7 +38,7 @@ ok=1
 [ "$(tap_result "$log" "$nonce" asys_fuzz)" = pass ] || ok=0
 [ "$rc" = 0 ] || { echo "guest status $rc (124: hung, 125: died, 126: QEMU failed)"; ok=0; }
 problems="$top/results/fuzz-smp$smp.kernel-problems"
-"$top/vm/grade/logscan.sh" "$log" >"$problems" || true
+"$top/vm/logscan.sh" "$log" >"$problems" || true
 if [ -s "$problems" ]; then
 	echo "kernel problems (${problems#"$top"/}):"
 	head -20 "$problems" | sed 's/^/    /'

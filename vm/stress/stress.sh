@@ -3,7 +3,7 @@
 # fully solved kernel: its scheduler, context-switch, futex, pipe, poll, signal, timer,
 # fork/exec and memory stressors (labs/lab6/stress/stress-lib.sh), first alone, then while
 # the asys fuzzer runs, each for TIME seconds. Passes when both runs exit 0, KernelStack is
-# back at its baseline after each, the kmemleak scan is clean and vm/grade/logscan.sh finds no
+# back at its baseline after each, the kmemleak scan is clean and vm/logscan.sh finds no
 # kernel problem.
 #   vm/stress/stress.sh [--kernel BZIMAGE] [--smp N] [--time S] [--log FILE] [--work DIR]
 # Without --kernel it builds the one make fuzz uses (vm/stress/fuzz-kernel.sh). --work is the
@@ -74,7 +74,7 @@ for t in stress_alone stress_fuzz; do
 done
 [ "$rc" = 0 ] || { echo "  guest status $rc (124: hung, 125: died, 126: QEMU failed)"; ok=0; }
 problems="${log%.log}.kernel-problems"
-"$top/vm/grade/logscan.sh" "$log" >"$problems" || true
+"$top/vm/logscan.sh" "$log" >"$problems" || true
 if [ -s "$problems" ]; then
 	echo "  kernel problems ($problems):"
 	head -20 "$problems" | sed 's/^/    /'

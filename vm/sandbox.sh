@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# vm/grade/sandbox.sh [--ro PATH]... DIR -- COMMAND...: run COMMAND where it can harm
+# vm/sandbox.sh [--ro PATH]... DIR -- COMMAND...: run COMMAND where it can harm
 # nothing but DIR, and read the PATHs it needs (the grader's build script, the tree).
 # Used for what a hand-in controls: its kernel's Makefiles and Kconfig run commands.
 #  - Debian's bubblewrap: the whole machine read-only, DIR read-write, a private /tmp,
@@ -20,7 +20,7 @@
 # Exit status: COMMAND's; 125 when the sandbox could not be set up or cannot read a PATH
 # (the grader's failure, never the hand-in's: vm/kernel/kernel.sh checks this first).
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/vm/lib.sh"
 
 ro=()

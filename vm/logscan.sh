@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# vm/grade/logscan.sh LOG: exit 1 and print the lines when a guest log shows a kernel problem.
+# vm/logscan.sh LOG: exit 1 and print the lines when a guest log shows a kernel problem.
 # Test output (lines starting "# ", "ok", "not ok") is not scanned, except for kernel
 # messages the serial console glued onto such a line: a "[  12.345678] " timestamp
 # followed by a problem is a kernel problem wherever it sits.
