@@ -36,20 +36,20 @@ t0=$(date +%s)
 "$top/vm/kernel/build-kernel.sh" "$src" "$obj"
 say "built in $(($(date +%s) - t0)) s"
 
-# The grader reads a kernel folder (vm/kernel/kernel.sh's layout): the build folder is one,
-# given bzImage at its top and the commit its host checks read the source from. A commit
-# of the working tree as it is, made with a throw-away index: your branch, index and
-# stash stay as they were.
-ln -sfn arch/x86/boot/bzImage "$obj/bzImage"
+# The grader reads a kernel folder (vm/kernel/kernel-folder.sh, the layout's one writer):
+# make grade's is links into the build folder, with the commit its host checks read the
+# source from: a commit of the working tree as it is, made with a throw-away index, so
+# your branch, index and stash stay as they were.
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 index="$scratch/index"
 GIT_INDEX_FILE=$index git -C "$src" read-tree HEAD
 GIT_INDEX_FILE=$index git -C "$src" add -A
 tree=$(GIT_INDEX_FILE=$index git -C "$src" write-tree)
-git -C "$src" commit-tree "$tree" -p HEAD -m "make grade: lab $lab as built" >"$obj/commit"
+commit=$(git -C "$src" commit-tree "$tree" -p HEAD -m "make grade: lab $lab as built")
+"$top/vm/kernel/kernel-folder.sh" own "$obj" "$src" "$commit" "$BUILD/lab$lab/kernel"
 
 results="$top/results/grade"
 mkdir -p "$results"
 rm -f "$results/results.tsv"
-KERNEL_DIR=$obj RESULTS_DIR=$results "$top/vm/grade/check-lab.sh" "$lab" own
+KERNEL_DIR="$BUILD/lab$lab/kernel" RESULTS_DIR=$results "$top/vm/grade/check-lab.sh" "$lab" own

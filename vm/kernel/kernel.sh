@@ -104,40 +104,19 @@ else
 fi
 timing build "$(($(date +%s) - t0))" "lab $lab $variant${submission:+ + $(basename "$submission")}${object:+ ($object only)}"
 
-# Publish: fill a temporary folder, then rename it, so a half-copied kernel is never used.
-tmp="$store.tmp.$$"
-rm -rf "$tmp"
-mkdir -p "$tmp"
-# regular FILE: a hand-in's build could leave a symbolic link to a host file instead.
-regular() { if [ ! -f "$1" ] || [ -L "$1" ]; then die "$1 is not a regular file"; fi; }
-if [ -n "$object" ]; then
-	regular "$work/obj/$object"
-	cp "$work/obj/$object" "$tmp/debug.o"
-else
-	regular "$work/obj/arch/x86/boot/bzImage"
-	regular "$work/obj/vmlinux"
-	cp "$work/obj/arch/x86/boot/bzImage" "$work/obj/vmlinux" "$tmp/"
-	# The lx- loader finds its modules beside itself; constants.py is generated per build.
-	# GDB runs these on the host: a hand-in's kernel gets the pristine tree's scripts and
-	# the constants of the lab's start kernel (the same config; no patch of the series
-	# changes constants.py.in), never Python of its own. The start kernel, not the solved
-	# one: a student edition has no reference solution of the lab it grades.
-	mkdir -p "$tmp/scripts/gdb/linux"
-	if [ -z "$submission" ]; then
-		cp -L "$work/obj/vmlinux-gdb.py" "$tmp/"
-		cp -L "$work/obj/scripts/gdb/linux/"*.py "$tmp/scripts/gdb/linux/"
-		ln -s "$work/src" "$tmp/source"
-	else
-		reference=$(KERNEL_OBJECT='' "$top/vm/kernel/kernel.sh" "$lab" start) || { warn "no start kernel of lab $lab for the GDB constants"; exit 5; }
-		cp "$BUILD/src/scripts/gdb/vmlinux-gdb.py" "$tmp/"
-		cp "$BUILD/src/scripts/gdb/linux/"*.py "$tmp/scripts/gdb/linux/"
-		cp "$reference/scripts/gdb/linux/constants.py" "$tmp/scripts/gdb/linux/"
-	fi
+# Publish (vm/kernel/kernel-folder.sh, the layout's one writer): the folder is filled
+# beside the store and renamed into place, so a half-copied kernel is never used.
+kind=reference reference=
+[ -z "$object" ] || kind="object:$object"
+if [ -n "$submission" ]; then
+	# GDB constants for a hand-in: the lab's start kernel's (a student edition has no
+	# reference solution of the lab it grades, and has the start tree).
+	kind=handin
+	reference=$(KERNEL_OBJECT='' "$top/vm/kernel/kernel.sh" "$lab" start) || { warn "no start kernel of lab $lab for the GDB constants"; exit 5; }
 fi
+"$top/vm/kernel/kernel-folder.sh" "$kind" "$work/obj" "$work/src" "$(git -C "$work/src" rev-parse HEAD)" "$store.new" ${reference:+"$reference"}
+tmp="$store.new"
 printf '%s\n' "${series[@]##*/}" >"$tmp/series"
-# The commit the kernel was built from: checks that read its source read it from git
-# (git -C build/src show COMMIT:path), which no later switch of the tree can change.
-git -C "$work/src" rev-parse HEAD >"$tmp/commit"
 echo "lab $lab $variant${submission:+ + $(basename "$submission")}${object:+ ($object only)}" >"$tmp/built-as"
 touch "$tmp/complete"
 rm -rf "$store"
