@@ -5,7 +5,7 @@
  * the return code (5 bytes) with the cookie (42).
  */
 #include <unistd.h>
-#include "asys.h"
+#include "asys_test.h"
 
 int main(void)
 {

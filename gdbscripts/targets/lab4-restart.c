@@ -9,7 +9,7 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
-#include "asys.h"
+#include "asys_test.h"
 
 static volatile sig_atomic_t handled;
 

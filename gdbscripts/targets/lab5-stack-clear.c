@@ -6,7 +6,7 @@
  * the previous read used.
  */
 #include <unistd.h>
-#include "asys.h"
+#include "asys_test.h"
 
 int main(void)
 {

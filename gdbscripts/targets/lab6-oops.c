@@ -8,7 +8,7 @@
 #include <signal.h>
 #include <sys/time.h>
 #include <unistd.h>
-#include "asys.h"
+#include "asys_test.h"
 
 static void on_alarm(int sig)
 {

@@ -6,7 +6,7 @@
  * collects its return code (5 bytes) with the cookie (7).
  */
 #include <unistd.h>
-#include "asys.h"
+#include "asys_test.h"
 #include "cachemiss.h"
 
 int main(void)

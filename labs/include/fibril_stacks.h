@@ -10,7 +10,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 
 #define STACKS "/sys/kernel/debug/fibrils/stacks"
 

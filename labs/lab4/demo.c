@@ -12,7 +12,7 @@
  *
  * Exit status 0 iff that overlap was observed.
  */
-#include "asys.h"
+#include "asys_test.h"
 
 #define NSLEEPS 3
 #define COOKIE_READ 4

@@ -35,7 +35,7 @@ static void kill_one(int nr, long base)
 	char c;
 
 	/* the previous round's stacks gone, so only this round's can meet "need" */
-	start = kernel_stack_settle_within(base, SETTLE_S);
+	start = kernel_stack_settle_within(base, 0, SETTLE_S);
 	need = start + 8 * (nr + 1);	/* nr fibril stacks and the child's own */
 	snprintf(line, sizeof(line), "fibrils=%d spin_ms=60000", nr);
 	REQUIRE(pipe(p) == 0, "pipe()");
@@ -82,7 +82,7 @@ int main(void)
 	kill_one(1, base);
 	kill_one(8, base);
 	kill_one(64, base);
-	after = kernel_stack_settle_within(base, SETTLE_S);
+	after = kernel_stack_settle_within(base, 0, SETTLE_S);
 	CHECK(after == base, "KernelStack: %ld kB after, %ld kB before", after, base);
 	return labtest_done();
 }

@@ -75,7 +75,7 @@ int main(void)
 	 */
 	for (runs = 1; runs <= SPIN_RUNS && !seen; runs++) {
 		/* the earlier runs' stacks gone first */
-		start = kernel_stack_settle_within(base, SETTLE_S);
+		start = kernel_stack_settle_within(base, 0, SETTLE_S);
 		spin_done = 0;
 		REQUIRE(pthread_create(&t, NULL, spin_thread, &spin_ret) == 0,
 			"start a 1 s run of 64 fibrils");
@@ -101,7 +101,7 @@ int main(void)
 	CHECK(seen, "KernelStack during the run: expected >= %ld + 520 kB (64 fibrils and the thread), "
 	      "got %ld kB (max %ld, run %d of at most %d)", start, during, max, runs, SPIN_RUNS);
 
-	after = kernel_stack_settle_within(base, SETTLE_S);
+	after = kernel_stack_settle_within(base, 0, SETTLE_S);
 	CHECK(after == base, "KernelStack: %ld kB after, %ld kB before", after, base);
 	return labtest_done();
 }

@@ -19,7 +19,7 @@
 #include <poll.h>
 #include <sys/select.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 
 #define NR_PIPES		12
 #define SWITCHES_PER_PIPE	4

@@ -14,7 +14,7 @@
 #include <limits.h>
 #include <sys/ioctl.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
 

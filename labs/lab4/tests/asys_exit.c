@@ -23,7 +23,7 @@
  */
 #include <sys/wait.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
 
@@ -146,10 +146,10 @@ int main(int argc, char **argv)
 		run_child(m);
 
 	asys_watchdog_step = "KernelStack back to baseline";
-	now = asys_kernel_stack_settles(base, 15000);
-	CHECK(now <= base + ASYS_KSTACK_SLACK_KB,
+	now = kernel_stack_settle_within(base, KSTACK_ONE_STACK_KB, 15);
+	CHECK(now <= base + KSTACK_ONE_STACK_KB,
 	      "KernelStack back to its baseline: %ld kB, baseline %ld kB (slack %d kB): no fibril stack leaked",
-	      now, base, ASYS_KSTACK_SLACK_KB);
+	      now, base, KSTACK_ONE_STACK_KB);
 	close(hold[0]);
 	close(hold[1]);
 	return labtest_done();

@@ -25,7 +25,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 
 #define SLEEP_FILE "/sys/kernel/debug/fibrils/killable_sleep"
 #define SLEEP_MS "10000"
@@ -166,9 +166,9 @@ int main(int argc, char **argv)
 		run_child(m);
 
 	asys_watchdog_step = "KernelStack back to baseline";
-	now = asys_kernel_stack_settles(base, 15000);
-	CHECK(now <= base + ASYS_KSTACK_SLACK_KB,
+	now = kernel_stack_settle_within(base, KSTACK_ONE_STACK_KB, 15);
+	CHECK(now <= base + KSTACK_ONE_STACK_KB,
 	      "KernelStack back to its baseline: %ld kB, baseline %ld kB (slack %d kB): no fibril stack leaked",
-	      now, base, ASYS_KSTACK_SLACK_KB);
+	      now, base, KSTACK_ONE_STACK_KB);
 	return labtest_done();
 }

@@ -10,7 +10,7 @@
  *      completions come getpid first, then the sleep about 200 ms later.
  */
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
 

@@ -14,7 +14,7 @@
  */
 #include <sys/prctl.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 
 #ifndef PR_SET_IO_FLUSHER
 #define PR_SET_IO_FLUSHER 57

@@ -17,7 +17,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
 #define NPIPES 200

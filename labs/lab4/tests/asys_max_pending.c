@@ -10,7 +10,7 @@
  */
 #include <fcntl.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
 

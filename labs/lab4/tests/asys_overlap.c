@@ -19,7 +19,7 @@
  */
 #include <sys/syscall.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
 

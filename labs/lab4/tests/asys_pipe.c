@@ -22,7 +22,7 @@
  */
 #include <sys/wait.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 #include "procwait.h"
 
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */

@@ -28,7 +28,7 @@
  */
 #include <poll.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 
 #define NR_poll 168
 

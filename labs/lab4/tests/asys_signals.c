@@ -20,7 +20,7 @@
  */
 #include <sys/wait.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
 

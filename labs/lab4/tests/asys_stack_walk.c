@@ -32,7 +32,7 @@
 #include <fcntl.h>
 #include <sys/wait.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 #include "procwait.h"
 
 #define WALK_FILE "/sys/kernel/debug/fibrils/slow_stack_walk"

@@ -74,7 +74,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 #include "procwait.h"
 
 #define WATCHDOG_S	30	/* per run: the waits below have no time bound of their own */

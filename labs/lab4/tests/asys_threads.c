@@ -16,7 +16,7 @@
 #include <pthread.h>
 #include <sys/wait.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
 

@@ -21,7 +21,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 
 #define TRACEFS "/sys/kernel/tracing"
 

@@ -20,7 +20,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 
 #define NR_getpid	20
 #define NR_ptrace	26

@@ -7,7 +7,7 @@
  */
 #define _GNU_SOURCE	/* CPU_SET (bench.h) */
 #include <sys/syscall.h>
-#include "asys.h"
+#include "asys_test.h"
 #include "bench.h"
 
 static uint64_t asys_inline_loop(long n)

@@ -11,7 +11,7 @@
  */
 #define _GNU_SOURCE	/* CPU_SET (bench.h) */
 #include <sys/syscall.h>
-#include "asys.h"
+#include "asys_test.h"
 #include "bench.h"
 
 /* the round trip's file (bench.h: bench_file_open) */

@@ -22,7 +22,7 @@
 #include "fibril_stacks.h"
 #include <fcntl.h>
 #include <sys/syscall.h>
-#include "asys.h"
+#include "asys_test.h"
 
 static int ok;
 

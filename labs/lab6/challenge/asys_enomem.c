@@ -22,7 +22,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 #include "kstack.h"
 
 #define FAIL_FILE "/sys/kernel/debug/fibrils/asys_fail"
@@ -145,10 +145,10 @@ int main(void)
 	CHECK(nothing_pending(), "then nothing is pending: await returns 0");
 
 	asys_watchdog_step = "5: stacks back, disarm, bad values";
-	kb = asys_kernel_stack_settles(baseline, 15000);	/* freed through RCU: may take seconds */
-	CHECK(kb <= baseline + ASYS_KSTACK_SLACK_KB,
+	kb = kernel_stack_settle_within(baseline, KSTACK_ONE_STACK_KB, 15);	/* freed through RCU: may take seconds */
+	CHECK(kb <= baseline + KSTACK_ONE_STACK_KB,
 	      "KernelStack back to its baseline: %ld kB, at most %ld + %d", kb, baseline,
-	      ASYS_KSTACK_SLACK_KB);
+	      KSTACK_ONE_STACK_KB);
 	err = write_text(FAIL_FILE, "5");
 	REQUIRE(err == 0, "writing 5 arms the countdown (got errno %d)", err);
 	err = write_text(FAIL_FILE, "0");

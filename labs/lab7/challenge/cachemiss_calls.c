@@ -18,7 +18,7 @@
  */
 #include <fcntl.h>
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 #include "cachemiss.h"
 
 #define CALLS_FILE "/sys/kernel/debug/fibrils/cachemiss_calls"

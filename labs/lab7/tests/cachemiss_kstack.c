@@ -9,7 +9,7 @@
  * the swap leaves it off by 8 kB per move, one way or the other.
  */
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 #include "cachemiss.h"
 
 #define MOVES 32
@@ -46,7 +46,7 @@ static long settle_near(long baseline)
 
 	for (;;) {
 		kb = kernel_stack_kb();
-		if (kb >= baseline - ASYS_KSTACK_SLACK_KB && kb <= baseline + ASYS_KSTACK_SLACK_KB)
+		if (kb >= baseline - KSTACK_ONE_STACK_KB && kb <= baseline + KSTACK_ONE_STACK_KB)
 			return kb;
 		if (asys_now_ms() > end)
 			return kb;
@@ -76,7 +76,7 @@ int main(void)
 	CHECK(cachemiss_moves() - m0 == MOVES, "each of its reads moved the user context once (%ld moves)",
 	      cachemiss_moves() - m0);
 	now = settle_near(baseline);
-	CHECK(now >= baseline - ASYS_KSTACK_SLACK_KB && now <= baseline + ASYS_KSTACK_SLACK_KB,
+	CHECK(now >= baseline - KSTACK_ONE_STACK_KB && now <= baseline + KSTACK_ONE_STACK_KB,
 	      "KernelStack back to %ld kB, give or take one stack, when the child is gone (%ld kB, %+ld kB: %+.1f stacks a move)",
 	      baseline, now, now - baseline, (now - baseline) / 8.0 / MOVES);
 	return labtest_done();

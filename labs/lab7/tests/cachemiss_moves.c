@@ -17,7 +17,7 @@
  * boots Lab 7 in each mode, and Lab 4's tests are only evidence in the mode they ran in.
  */
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 #include "cachemiss.h"
 
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */

@@ -10,7 +10,7 @@
  *   3. For contrast, a read of an empty pipe does block, and moves the user context once.
  */
 #include "labtest.h"
-#include "asys.h"
+#include "asys_test.h"
 #include "cachemiss.h"
 
 static int ok;
