@@ -62,13 +62,13 @@ checkpoint 6. fibril_exit(): the switch away from the dying fibril, for good
 hbreak switch_to_fibril if (unsigned long)$eax == (unsigned long)$dying
 continue
 printf "switch_to_fibril(prev = 0x%08lx, next = 0x%08lx): prev state 0x%x\n", (unsigned long)$eax, (unsigned long)$edx, ((struct fibril *)$eax)->state
-if ((struct fibril *)$eax)->state == 0x80
+if ((struct fibril *)$eax)->state == $TASK_DEAD
   echo prev is TASK_DEAD: the next chain frees its stack\n
 end
 delete
 
 checkpoint 7. the submitter was asleep in asys_await_completion(): it returns 1 to user space
-hbreak syscall_exit_to_user_mode if $_streq($lx_current().comm, "prog") && regs->orig_ax == 452
+hbreak syscall_exit_to_user_mode if $_streq($lx_current().comm, "prog") && regs->orig_ax == $NR_asys_await_completion
 continue
 printf "asys_await_completion returns %ld to user space\n", regs->ax
 delete

@@ -25,7 +25,7 @@ if $lx_current().fibril == $lx_current().fibril_main
   echo the main chain: yes (only it returns to user space)\n
 end
 printf "sa_flags 0x%08lx: ", ksig->ka.sa.sa_flags
-if ksig->ka.sa.sa_flags & 0x10000000
+if ksig->ka.sa.sa_flags & $SA_RESTART
   echo SA_RESTART set: -ERESTARTSYS restarts\n
 else
   echo SA_RESTART clear: -EINTR\n

@@ -43,12 +43,12 @@ delete
 checkpoint 2. what the stack holds when the new fibril gets it
 python
 if stack is not None:
-    THREAD_SIZE = 8192
+    THREAD_SIZE = int(gdb.convenience_variable("THREAD_SIZE"))
     mem = bytes(gdb.selected_inferior().read_memory(stack, THREAD_SIZE))
     magic = int.from_bytes(mem[0:4], "little")
     words = [int.from_bytes(mem[k:k + 4], "little") for k in range(4, THREAD_SIZE, 4)]
     dirty = [k for k, w in enumerate(words) if w]
-    print("stack[0] = %#x (STACK_END_MAGIC is 0x57ac6e9d)" % magic)
+    print("stack[0] = %#x (STACK_END_MAGIC is %#x)" % (magic, int(gdb.convenience_variable("STACK_END_MAGIC"))))
     print("nonzero words above stack[0]: %d of %d" % (len(dirty), len(words)))
     if dirty:
         k = dirty[-1]

@@ -51,7 +51,7 @@ lx-fibrils
 delete
 
 checkpoint 4. asys_submit() returns 1 to user space from the new stack; the read is still pending
-hbreak syscall_exit_to_user_mode if $_streq($lx_current().comm, "prog") && regs->orig_ax == 451
+hbreak syscall_exit_to_user_mode if $_streq($lx_current().comm, "prog") && regs->orig_ax == $NR_asys_submit
 continue
 printf "asys_submit returns %ld, from regs at %p on the stack %p\n", regs->ax, regs, $lx_current().stack
 delete
@@ -71,7 +71,7 @@ checkpoint 6. fibril_exit(): the stack the task was born with is freed as a fibr
 hbreak switch_to_fibril if (unsigned long)$eax == (unsigned long)$dying
 continue
 printf "switch_to_fibril(prev = 0x%08lx, next = 0x%08lx): prev state 0x%x\n", (unsigned long)$eax, (unsigned long)$edx, ((struct fibril *)$eax)->state
-if ((struct fibril *)$eax)->state == 0x80
+if ((struct fibril *)$eax)->state == $TASK_DEAD
   echo prev is TASK_DEAD: the next chain frees the task's first stack\n
 end
 delete

@@ -224,6 +224,15 @@ if [ -z "$submission" ]; then
 	after_check fail_lines_check other "failure messages" "failure messages (vm/grade/fail-lines.py)"
 	pass_lines_check() { [ "${#guest_logs[@]}" -eq 0 ] || "$top/vm/grade/pass-lines.py" "${guest_logs[@]}"; }
 	after_check pass_lines_check other "passing lines" "passing lines that read as errors"
+	# The walkthroughs' constants (gdbscripts/constants.py) are what the trees define.
+	gdb_constants_check() {
+		local k commits=()
+		for k in "${kernels[@]}"; do
+			[ ! -f "$BUILD/check/kernels/$k/commit" ] || commits+=("$(cat "$BUILD/check/kernels/$k/commit")")
+		done
+		"$top/vm/grade/gdb-constants.py" "$BUILD/src" "${commits[@]}"
+	}
+	after_check gdb_constants_check other "GDB constants" "GDB constants (gdbscripts/constants.py)"
 	# A handout's GDB steps are its walkthrough script's (which this run checked).
 	handout_gdb_check() { "$top/vm/grade/handout-gdb.py" --check; }
 	after_check handout_gdb_check other "handout GDB steps" "handout GDB steps (vm/grade/handout-gdb.py --write)"
