@@ -6,7 +6,10 @@
 #     optional challenge's hidden tests or answer is;
 #  2. in it: make lab LAB=0, then make grade LAB=0: the exercise fails;
 #  3. the student's answer (the reference solution, applied and not committed):
-#     make grade LAB=0 gives full marks.
+#     make grade LAB=0 gives full marks;
+#  4. make handin LAB=0, then make check LAB=0 SUBMISSION=handin-lab0.patch (the
+#     instructor's command, run in the edition): the same rows as make grade.
+# And no hand-written wrong answers (labs/labN/wrong/) are in the edition.
 # Prints one line per check; exit 1 when one fails.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -64,5 +67,23 @@ BUILD=$student_build make -C "$work/student" grade LAB=0 >"$work/grade-answer.ou
 after=$(score "$work/grade-answer.out")
 check grade-with-answer "$([ -n "$after" ] && [ "${after%/*}" = "${after#*/}" ] && echo 1 || echo 0)" \
 	"score $after with the answer applied, not committed"
+
+# The hand-in make handin packs, graded in the edition as the instructor grades it (make
+# check SUBMISSION=, which builds the lab's start kernel for the GDB constants: the
+# edition has no reference solution of lab 0), must get the rows make grade gave the tree.
+(cd "$work/student" && BUILD=$student_build make handin LAB=0) >"$work/handin.out" 2>&1 ||
+	{ tail -5 "$work/handin.out"; die "make handin LAB=0 failed in the student edition"; }
+BUILD=$student_build make -C "$work/student" check LAB=0 SUBMISSION="$work/student/handin-lab0.patch" \
+	>"$work/check-submission.out" 2>&1 || true
+# rows FILE VARIANT: "boot test result points" of results.tsv, the challenge's left out.
+rows() {
+	awk -F'\t' -v v="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["variant"] == v && $col["test"] !~ /^challenge:/ { print $col["boot"], $col["test"], $col["result"], $col["points"] }' \
+		"$1" 2>/dev/null | sort
+}
+own=$(rows "$work/student/results/grade/results.tsv" own)
+submitted=$(rows "$work/student/results/results.tsv" submission)
+check submission-in-edition "$([ -n "$submitted" ] && [ "$submitted" = "$own" ] && ! grep -q 'FAIL' <<<"$submitted" && echo 1 || echo 0)" \
+	"make check SUBMISSION=handin-lab0.patch: $(grep -c PASS <<<"$submitted") of $(grep -c . <<<"$submitted") rows pass; make grade: $(grep -c PASS <<<"$own") of $(grep -c . <<<"$own")$([ "$submitted" = "$own" ] && echo ', the same rows' || echo ', NOT the same rows')"
 [ "$failed" = 0 ] || echo "  (logs: ${work#"$top"/}/*.out)"
 exit "$failed"
