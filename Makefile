@@ -52,10 +52,10 @@ walkthrough: deps ## a GDB walkthrough live in tmux, step by step (LAB=n [NAME=l
 	@vm/boot/walkthrough.sh $(LAB) $(NAME)
 
 check: deps ## grade every lab (or LAB=n; SUBMISSION=file.patch grades a student's patch), optional challenges' hidden tests too
-	@vm/grade/check.sh "$(if $(filter command line environment,$(origin LAB)),$(LAB))" "$(SUBMISSION)"
+	@vm/check/check.sh "$(if $(filter command line environment,$(origin LAB)),$(LAB))" "$(SUBMISSION)"
 
 check-loaded: deps ## make check with LOAD busy loops beside it (default one per CPU): verdicts must not need a quiet host [LAB=n]
-	@vm/grade/check-loaded.sh "$(if $(filter command line environment,$(origin LAB)),$(LAB))" "$(LOAD)"
+	@vm/check/check-loaded.sh "$(if $(filter command line environment,$(origin LAB)),$(LAB))" "$(LOAD)"
 
 grade: deps ## grade your own lab LAB tree (build/labN/src, committed or not) as make check would
 	@vm/grade/grade-own.sh $(LAB)
@@ -72,7 +72,7 @@ release: ## the student edition: a git repository at OUT=dir with the solutions 
 	@vm/release/release.sh "$(OUT)" "$(SOLVED)"
 
 gdb-soak: deps ## run lab LAB's GDB walkthroughs RUNS times in a row (default 10) and report each run
-	@vm/grade/gdb-soak.sh $(LAB) $(or $(RUNS),10)
+	@vm/check/gdb-soak.sh $(LAB) $(or $(RUNS),10)
 
 handin: ## write your work on lab LAB as handin-labN.patch
 	@vm/grade/handin.sh $(LAB)
@@ -96,7 +96,7 @@ demo: deps ## the main job: build, boot, and run the demo in the guest
 
 lint: ## shellcheck every script, and checkpatch every patch in patches/ and solutions/
 	@shellcheck -x vm/*.sh vm/*/*.sh vm/*/*/*.sh vm/boot/guest/init .ci/run labs/*/host/*.sh
-	@vm/grade/checkpatch.sh
+	@vm/check/checkpatch.sh
 
 .PHONY: fuzz stress
 # SMP defaults to 2 here (make fuzz and make stress are about concurrency), 1 elsewhere.

@@ -3,7 +3,7 @@
 # A kernel's debug info has its types and variables, not its #defines. So the few
 # macros the walkthroughs need are written here once, each with the file of the tree
 # that defines it, and `make check` compares every one with that file in each lab's
-# tree (vm/grade/gdb-constants.py): a copy that goes stale fails there, not in a lecture.
+# tree (vm/check/gdb-constants.py): a copy that goes stale fails there, not in a lecture.
 # What the debug info does have is read from it: THREAD_SIZE is sizeof(init_stack).
 #
 # Loaded by `make gdb` before the other gdbscripts/*.py (alphabetical order). Each
@@ -22,7 +22,7 @@ MACROS = {
 
 try:
     import gdb
-except ImportError:  # read by vm/grade/gdb-constants.py outside GDB
+except ImportError:  # read by vm/check/gdb-constants.py outside GDB
     gdb = None
 
 if gdb is not None:

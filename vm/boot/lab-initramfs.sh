@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
 
 lab=$1 out=$2 tests=${3:-$BUILD/lab$1/tests}
-labs=${LABS_DIR:-$top/labs} # vm/grade/selftest.sh's cheat labs live elsewhere
+labs=${LABS_DIR:-$top/labs} # vm/check/selftest.sh's cheat labs live elsewhere
 rm -rf "$tests"
 mkdir -p "$tests"
 "$top/vm/testsconf.py" "$labs/lab$lab" >"$tests/records" || die "lab $lab's tests.conf cannot be trusted (above)"

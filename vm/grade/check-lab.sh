@@ -30,7 +30,7 @@
 # this one read that record, never these printed lines.
 # Exit status: 0 every row as it must be, 1 not, 2 a tests.conf the grader cannot trust,
 # 3 grader-error.
-# The harness self-test (vm/grade/selftest.sh) grades its cheat labs with the same code:
+# The harness self-test (vm/check/selftest.sh) grades its cheat labs with the same code:
 # LABS_DIR (default labs/), KERNEL_DIR (a kernel folder to use instead of building
 # one) and RESULTS_DIR (default results/).
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# vm/grade/checkpatch.sh: the kernel's checkpatch.pl on every patch of the series; errors fail.
+# vm/check/checkpatch.sh: the kernel's checkpatch.pl on every patch of the series; errors fail.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# vm/grade/batch/check-grade-all.sh: make check's test of make grade-all, on lab 0, with
+# vm/check/grade-all.sh: make check's test of make grade-all, on lab 0, with
 # six hand-ins:
 #   correct     the reference solution: graded, full marks, flagged as the reference's
 #   incomplete  a comment in fs/proc/array.c and nothing else: graded, the exercise fails
@@ -20,13 +20,13 @@
 # runner of the programs a hand-in carries (vm/grade/batch/run-program.sh) must report a
 # program's exit status, and one that does not build.
 # The grading runs in an instructor's clone of this repository made where instructors
-# met the sandbox failing (vm/grade/batch/instructor-clone.sh): under /tmp, in a folder
+# met the sandbox failing (vm/check/instructor-clone.sh): under /tmp, in a folder
 # of mode 0700 (mktemp's). There a sandbox that cannot start (a bwrap that fails) must
 # give the hand-in the status grader-error, never a student's does-not-build, and make
 # grade-all must exit 3.
 # Prints one line per check; exit 1 when one fails.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
 
 work="$BUILD/check/grade-all"
@@ -112,7 +112,7 @@ cleanup() {
 	rm -rf "$clone_parent"
 }
 trap cleanup EXIT
-"$top/vm/grade/batch/instructor-clone.sh" "$clone" 0 >"$work/clone.out" 2>&1 ||
+"$top/vm/check/instructor-clone.sh" "$clone" 0 >"$work/clone.out" 2>&1 ||
 	{ cat "$work/clone.out"; die "could not make the instructor's clone in $clone"; }
 # grade_all ARGS...: the clone's make grade-all, with the clone's own build folder.
 grade_all() { BUILD="$clone/build" "$clone/vm/grade/batch/grade-all.sh" "$@"; }

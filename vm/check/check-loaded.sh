@@ -34,6 +34,6 @@ done
 echo "check-loaded: $load busy loop(s) beside make check (pids ${busy[*]:-none})"
 t0=$(date +%s)
 status=0
-"$top/vm/grade/check.sh" "$lab" "" || status=$?
+"$top/vm/check/check.sh" "$lab" "" || status=$?
 echo "check-loaded: $(($(date +%s) - t0)) s with $load busy loop(s); exit $status"
 exit "$status"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# vm/grade/selftest.sh KERNEL_DIR: the grader's own must-fail checks, on a built lab kernel.
+# vm/check/selftest.sh KERNEL_DIR: the grader's own must-fail checks, on a built lab kernel.
 #  - a guest whose kernel panics, and one that hangs, are reported as such (and the
 #    guest really ran: a kernel that never booted must not pass for them);
 #  - a QEMU that cannot start is reported as a failure, never as a guest's status;
-#  - the cheat labs (vm/grade/selftest/labs) are graded by vm/grade/check-lab.sh itself, and each
+#  - the cheat labs (vm/check/selftest/labs) are graded by vm/grade/check-lab.sh itself, and each
 #    row must come out as written below: a forged "ok" line, an exit status 0 that its own
 #    summary contradicts (a kernel that rewrote it), a test that stops early, a failing test, a crash
 #    on a start tree, a kernel warning in a passing boot, and for panic tests a wrong
@@ -30,7 +30,7 @@ check() { # name ok(0/1) detail
 
 echo "== harness self-test: the grader must catch a crash, a hang, a QEMU that fails, and cheats =="
 for name in crash hang; do
-	gcc -m32 -static -O2 -o "$work/$name" "$top/vm/grade/selftest/$name.c"
+	gcc -m32 -static -O2 -o "$work/$name" "$top/vm/check/selftest/$name.c"
 	"$top/vm/boot/initramfs.sh" "$work/$name.cpio.gz" --run "$work/$name"
 done
 
@@ -162,7 +162,7 @@ ROWS
 mkdir -p "$work/results"
 for run in "90 solved" "90 start" "91 solved" "94 solved" "95 start" "96 solved" "98 start" "98 solved"; do
 	read -r n v <<<"$run"
-	LABS_DIR="$top/vm/grade/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results" \
+	LABS_DIR="$top/vm/check/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results" \
 		"$top/vm/grade/check-lab.sh" "$n" "$v" >"$work/lab$n-$v.out" 2>&1 || true
 done
 # A hand-in outside the lab's handin-paths (lab 90 allows fs/proc/ only): refused before
@@ -179,17 +179,17 @@ diff --git a/kernel/Makefile b/kernel/Makefile
 +$(shell echo pwned >$(srctree)/../../../vm/boot/guest/init)
  # SPDX-License-Identifier: GPL-2.0
 PATCH
-LABS_DIR="$top/vm/grade/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results-refused" \
+LABS_DIR="$top/vm/check/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results-refused" \
 	"$top/vm/grade/check-lab.sh" 90 start "$work/refused.patch" >"$work/refused.out" 2>&1 || true
 rows=$(grep -c 'FAIL (no points: refused-path: kernel/Makefile)' "$work/refused.out" || true)
-declared=$("$top/vm/testsconf.py" "$top/vm/grade/selftest/labs/lab90" | awk -F'\t' '$1 ~ /^(test|exercise)$/' | wc -l)
+declared=$("$top/vm/testsconf.py" "$top/vm/check/selftest/labs/lab90" | awk -F'\t' '$1 ~ /^(test|exercise)$/' | wc -l)
 check refused-handin "$([ "$rows" = "$declared" ] && ! grep -q PASS "$work/results-refused/results.tsv" && echo 1 || echo 0)" \
 	"$rows of $declared rows at zero, 'refused-path: kernel/Makefile'"
 
 # A student's own tree (make grade) with a challenge it did not solve: the challenge row
 # is at zero, the lab's score stays whole and the grade does not fail.
 rc=0
-LABS_DIR="$top/vm/grade/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results-own" \
+LABS_DIR="$top/vm/check/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results-own" \
 	"$top/vm/grade/check-lab.sh" 98 own >"$work/lab98-own.out" 2>&1 || rc=$?
 check challenge-is-optional "$([ "$rc" = 0 ] && grep -qx 'Score: lab 98 own: 1/1' "$work/lab98-own.out" &&
 	grep -q '^Challenge: lab 98 own: 1/2 ' "$work/lab98-own.out" && echo 1 || echo 0)" \
@@ -200,7 +200,7 @@ check challenge-is-optional "$([ "$rc" = 0 ] && grep -qx 'Score: lab 98 own: 1/1
 # it (lab 99).
 for n in 92 93 97 99; do
 	rc=0
-	LABS_DIR="$top/vm/grade/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results-$n" \
+	LABS_DIR="$top/vm/check/selftest/labs" KERNEL_DIR=$kernel RESULTS_DIR="$work/results-$n" \
 		"$top/vm/grade/check-lab.sh" "$n" solved >"$work/lab$n.out" 2>&1 || rc=$?
 	check "bad-tests-conf-lab$n" "$([ "$rc" != 0 ] && grep -q 'error:' "$work/lab$n.out" && echo 1 || echo 0)" \
 		"exit $rc: $(grep 'error:' "$work/lab$n.out" | head -1 | cut -c1-110)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# vm/grade/grading-table.sh LAB: print lab LAB's grading table, in Markdown, from its
+# vm/check/grading-table.sh LAB: print lab LAB's grading table, in Markdown, from its
 # tests.conf. Each handout carries this table between the markers below, and
-# vm/grade/handout-tables.sh (run by make check) fails when a handout's copy differs
+# vm/check/handout-tables.sh (run by make check) fails when a handout's copy differs
 # or when the total is not what make check printed for the solved tree.
 # The rule: a test, an exercise, a panic test or a host check counts once per boot
 # (tests.conf's smp line: -smp 1 and -smp 2 are two boots); a GDB walkthrough runs once.
@@ -31,7 +31,7 @@ awk -v lab="$lab" '
 	$1 == "host" { add("host", $2, $3); next }
 	$1 == "gdb" { add("gdb", $2, $3); next }
 	END {
-		print "<!-- grading table: written by vm/grade/grading-table.sh " lab " from tests.conf; make check compares -->"
+		print "<!-- grading table: written by vm/check/grading-table.sh " lab " from tests.conf; make check compares -->"
 		if (modes)
 			printf "Each test, exercise, panic test and host check counts once per boot: the lab boots %d times (-smp %s)", boots, smps
 		else

@@ -6,7 +6,7 @@
   handout-gdb.py --write    rewrite every block from its script
 
 A handout marks its block with
-  <!-- gdb steps: gdbscripts/NAME.gdb (vm/grade/handout-gdb.py writes it; make check compares) -->
+  <!-- gdb steps: gdbscripts/NAME.gdb (vm/check/handout-gdb.py writes it; make check compares) -->
   ...
   <!-- end gdb steps -->
 Inside are the script's commands as one types them, "(gdb) " before each, its comments
@@ -57,7 +57,7 @@ def steps(name):
 
 
 def block(name):
-    return (f"<!-- gdb steps: gdbscripts/{name}.gdb (vm/grade/handout-gdb.py writes it; make check compares) -->\n"
+    return (f"<!-- gdb steps: gdbscripts/{name}.gdb (vm/check/handout-gdb.py writes it; make check compares) -->\n"
             f"\n{steps(name)}\n{END}")
 
 
@@ -73,7 +73,7 @@ def handouts(write):
             if text[m.start():end] != fresh:
                 stale += 1
                 print(f"{os.path.relpath(readme, TOP)}: the GDB steps differ from gdbscripts/{m.group(1)}.gdb"
-                      + ("" if write else " (vm/grade/handout-gdb.py --write)"))
+                      + ("" if write else " (vm/check/handout-gdb.py --write)"))
             new += text[pos:m.start()] + fresh
             pos = end
         new += text[pos:]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# vm/grade/handout-tables.sh [RESULTS.tsv]: every lab's handout carries the grading table
-# vm/grade/grading-table.sh writes from its tests.conf, unchanged; and, given make
+# vm/check/handout-tables.sh [RESULTS.tsv]: every lab's handout carries the grading table
+# vm/check/grading-table.sh writes from its tests.conf, unchanged; and, given make
 # check's results.tsv, each table's total is the maximum make check graded the lab's
 # solved tree out of (an optional challenge's rows, challenge:NAME, are not in it). A
 # handout whose points disagree with the grader fails the run.
@@ -26,11 +26,11 @@ for conf in "$top"/labs/lab[0-9]*/tests.conf; do
 		echo "lab $lab: an exercise heading in ${handout#"$top"/} is not followed by its '*Difficulty: ...*' line"
 		bad=1
 	fi
-	want=$("$top/vm/grade/grading-table.sh" "$lab")
+	want=$("$top/vm/check/grading-table.sh" "$lab")
 	have=$(sed -n '/^<!-- grading table:/,/^<!-- end grading table -->/p' "$handout" 2>/dev/null || true)
 	if [ "$have" != "$want" ]; then
 		echo "lab $lab: the grading table in ${handout#"$top"/} is not the one tests.conf gives"
-		echo "  (vm/grade/grading-table.sh $lab prints it; paste it between the markers)"
+		echo "  (vm/check/grading-table.sh $lab prints it; paste it between the markers)"
 		diff <(echo "$have") <(echo "$want") | sed 's/^/    /' | head -20 || true
 		bad=1
 		continue

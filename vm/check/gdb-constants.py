@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The walkthroughs' constants are the kernel's: check gdbscripts/constants.py.
 
-  vm/grade/gdb-constants.py SRC COMMIT...
+  vm/check/gdb-constants.py SRC COMMIT...
 
 SRC is the kernel git repository (build/src), each COMMIT the tree of a kernel this run
 built. Every macro of gdbscripts/constants.py is looked for in the file it names, in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# vm/grade/batch/instructor-clone.sh DEST LAB: this repository as an instructor's own clone
+# vm/check/instructor-clone.sh DEST LAB: this repository as an instructor's own clone
 # at DEST (a new folder), ready to grade lab LAB's hand-ins, at little cost:
 #   - the working tree's files (tracked and new, not ignored) committed in a repository
 #     of its own, so its grader is "clean" as make grade-all wants;
@@ -9,9 +9,9 @@
 #     grader reads them (GDB constants, the copy check) and would otherwise build them;
 #   - the guest's busybox .deb from build/debs, which make deps would download again.
 # make check grades from such a clone where instructors met faults it never saw from its
-# own folder (vm/grade/batch/check-grade-all.sh): under /tmp, in a folder of mode 0700.
+# own folder (vm/check/grade-all.sh): under /tmp, in a folder of mode 0700.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
 
 [ $# -eq 2 ] || die "usage: $0 DEST LAB"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# vm/grade/timing-top.sh TIMING.tsv [N]: the N (default 10) longest steps of a make check
+# vm/check/timing-top.sh TIMING.tsv [N]: the N (default 10) longest steps of a make check
 # run, and the N longest tests inside its guests: where to look first to make it faster.
 # Reads results/timing.tsv (header: category seconds step); category "phase" rows are the
 # run's two halves, "test" rows the guests' own account of each test (part of a boot).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# vm/grade/check-reproducers.sh LAB...: a lab whose exercise is to reproduce a defect
+# vm/check/check-reproducers.sh LAB...: a lab whose exercise is to reproduce a defect
 # (solutions/labN/reproducer.c, Lab 6) ships a reference reproducer, and it must tell the
 # two kernels apart: exit 1 on the lab's start kernel (the defect), exit 0 on the solved
 # one. A reproducer that passes both, or fails both, proves nothing, and neither would a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# vm/release/check-release.sh: make check's test of the student edition, as a student
+# vm/check/release.sh: make check's test of the student edition, as a student
 # would meet it:
 #  1. make release SOLVED=0 into build/check/release/student: none of the lines any
 #     solution adds (vm/release/solution-lines.sh 0) is in any of its files, and no

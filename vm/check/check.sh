@@ -4,8 +4,8 @@
 # test that cannot fail is a defect); then the solved tree must pass every test. An
 # optional challenge's hidden tests (labs/labN/challenge/) are graded the same way, the
 # solved tree carrying the challenge's answer too; their rows are challenge:NAME. A full
-# run then tests class delivery: a student edition (vm/release/check-release.sh) and
-# batch grading (vm/grade/batch/check-grade-all.sh). Start
+# run then tests class delivery: a student edition (vm/check/release.sh) and
+# batch grading (vm/check/grade-all.sh). Start
 # comes first: the labs then go through the series in order, so each switch of the
 # one build tree is a small step forward.
 # Results: results/results.tsv (vm/lib.sh results_row: a header, then lab variant boot test
@@ -177,27 +177,27 @@ after_check() { after+=("$1|$2|$3|$4"); }
 # Class delivery, on a full run of the instructor's repository: a student edition, made
 # and graded as a student would (lab 0), and make grade-all on four lab 0 hand-ins, with
 # JOBS=2 and over ssh. Their own builds and boots are theirs: TIMING_FILE is not passed on.
-grade_all_check() { env -u TIMING_FILE "$top/vm/grade/batch/check-grade-all.sh"; }
-release_check() { env -u TIMING_FILE "$top/vm/release/check-release.sh"; }
+grade_all_check() { env -u TIMING_FILE "$top/vm/check/grade-all.sh"; }
+release_check() { env -u TIMING_FILE "$top/vm/check/release.sh"; }
 if [ -z "$lab" ] && [ -z "$submission" ] && [ -z "$solved_k" ]; then
-	after_check grade_all_check other "make grade-all" "make grade-all (vm/grade/batch/check-grade-all.sh)"
-	after_check release_check other "student edition" "student edition (vm/release/check-release.sh)"
+	after_check grade_all_check other "make grade-all" "make grade-all (vm/check/grade-all.sh)"
+	after_check release_check other "student edition" "student edition (vm/check/release.sh)"
 fi
 
 # The grader's own must-fail checks, on the first lab's solved kernel (built above).
 selftest_variant=solved
 if [ -n "$solved_k" ] && [ "${labs[0]}" -ge "$solved_k" ]; then selftest_variant=start; fi
-selftest_check() { env -u TIMING_FILE "$top/vm/grade/selftest.sh" "$("$top/vm/kernel/kernel.sh" "${labs[0]}" "$selftest_variant")"; }
+selftest_check() { env -u TIMING_FILE "$top/vm/check/selftest.sh" "$("$top/vm/kernel/kernel.sh" "${labs[0]}" "$selftest_variant")"; }
 after_check selftest_check boot "harness self-test" "harness self-test"
 
 if [ -z "$submission" ]; then
 	# A lab's reference reproducer fails on its start kernel and passes on the solved one.
-	reproducers_check() { "$top/vm/grade/check-reproducers.sh" "${labs[@]}"; }
-	after_check reproducers_check boot "reference reproducers" "reference reproducers (vm/grade/check-reproducers.sh)"
+	reproducers_check() { "$top/vm/check/check-reproducers.sh" "${labs[@]}"; }
+	after_check reproducers_check boot "reference reproducers" "reference reproducers (vm/check/check-reproducers.sh)"
 	# Every patch of the series and every solution: kernel style, no checkpatch errors.
 	checkpatch_check() {
 		local rc=0
-		"$top/vm/grade/checkpatch.sh" >"$results/checkpatch.txt" 2>&1 || rc=$?
+		"$top/vm/check/checkpatch.sh" >"$results/checkpatch.txt" 2>&1 || rc=$?
 		echo "checkpatch: $(grep -c ': WARNING:' "$results/checkpatch.txt") warning(s), errors fail the run (results/checkpatch.txt)"
 		return "$rc"
 	}
@@ -212,7 +212,7 @@ if [ -z "$submission" ]; then
 	after_check docs_check other docs-check "docs (results/docs-check.txt)"
 	# Every handout's grading table is the one tests.conf gives, and adds up to what
 	# this run graded each lab's solved tree out of.
-	tables_check() { "$top/vm/grade/handout-tables.sh" "$results/results.tsv"; }
+	tables_check() { "$top/vm/check/handout-tables.sh" "$results/results.tsv"; }
 	after_check tables_check other "handout grading tables" "handout grading tables"
 	# Every exercise test that failed on a start tree said what it expected and got, and
 	# no passing check prints a line that reads as an error (a stale errno).
@@ -220,9 +220,9 @@ if [ -z "$submission" ]; then
 	start_logs=("$results"/lab*-start-smp*.log)
 	guest_logs=("$results"/lab*-smp*.log)
 	shopt -u nullglob
-	fail_lines_check() { [ "${#start_logs[@]}" -eq 0 ] || "$top/vm/grade/fail-lines.py" "${start_logs[@]}"; }
-	after_check fail_lines_check other "failure messages" "failure messages (vm/grade/fail-lines.py)"
-	pass_lines_check() { [ "${#guest_logs[@]}" -eq 0 ] || "$top/vm/grade/pass-lines.py" "${guest_logs[@]}"; }
+	fail_lines_check() { [ "${#start_logs[@]}" -eq 0 ] || "$top/vm/check/fail-lines.py" "${start_logs[@]}"; }
+	after_check fail_lines_check other "failure messages" "failure messages (vm/check/fail-lines.py)"
+	pass_lines_check() { [ "${#guest_logs[@]}" -eq 0 ] || "$top/vm/check/pass-lines.py" "${guest_logs[@]}"; }
 	after_check pass_lines_check other "passing lines" "passing lines that read as errors"
 	# The walkthroughs' constants (gdbscripts/constants.py) are what the trees define.
 	gdb_constants_check() {
@@ -230,12 +230,12 @@ if [ -z "$submission" ]; then
 		for k in "${kernels[@]}"; do
 			[ ! -f "$BUILD/check/kernels/$k/commit" ] || commits+=("$(cat "$BUILD/check/kernels/$k/commit")")
 		done
-		"$top/vm/grade/gdb-constants.py" "$BUILD/src" "${commits[@]}"
+		"$top/vm/check/gdb-constants.py" "$BUILD/src" "${commits[@]}"
 	}
 	after_check gdb_constants_check other "GDB constants" "GDB constants (gdbscripts/constants.py)"
 	# A handout's GDB steps are its walkthrough script's (which this run checked).
-	handout_gdb_check() { "$top/vm/grade/handout-gdb.py" --check; }
-	after_check handout_gdb_check other "handout GDB steps" "handout GDB steps (vm/grade/handout-gdb.py --write)"
+	handout_gdb_check() { "$top/vm/check/handout-gdb.py" --check; }
+	after_check handout_gdb_check other "handout GDB steps" "handout GDB steps (vm/check/handout-gdb.py --write)"
 fi
 
 after_dir="$BUILD/check/after"
@@ -295,7 +295,7 @@ awk -F'\t' -v wall="$(($(date +%s) - t0))" -v stored="${#kernels[@]}" '
 		printf "time: %d s (%d min) wall; kernel builds %d s (%d built, %d steps in all), guest boots %d s (%d), GDB walkthroughs %d s (%d), other %d s\n",
 			wall, wall / 60, sum["build"], n["build"], stored, sum["boot"], n["boot"], sum["gdb"], n["gdb"], sum["other"]
 	}' "$TIMING_FILE" </dev/null
-"$top/vm/grade/timing-top.sh" "$TIMING_FILE"
+"$top/vm/check/timing-top.sh" "$TIMING_FILE"
 echo "(results in results/results.tsv, the time of each step in results/timing.tsv)"
 if [ "${#failed[@]}" -gt 0 ]; then
 	printf 'FAILED: %s\n' "${failed[@]}"
