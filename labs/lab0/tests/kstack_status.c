@@ -8,6 +8,7 @@
  *
  * Nobody outside the kernel knows a task's stack pointer, so the test checks what must
  * hold of the right one, for tasks it puts where their depth is known:
+ *   - the two lines are whole ("Name:\tdigits\n", like their neighbours);
  *   - every value is a multiple of 4 (the kernel keeps %esp word-aligned) and lies
  *     between sizeof(pt_regs) and THREAD_SIZE;
  *   - a task asleep in select() is deeper than one asleep in read() by at least the
@@ -20,6 +21,7 @@
  *     a task read).
  * Wrong answers these reject: labs/lab0/wrong/ (instructors' tree).
  */
+#include <ctype.h>
 #include <signal.h>
 #include <sys/select.h>
 #include <sys/wait.h>
@@ -39,6 +41,24 @@ static unsigned long kstack_used(pid_t pid)
 	if (!status_field(pid, "KStackUsed:", buf, sizeof(buf)))
 		return 0;
 	return strtoul(buf, NULL, 0);
+}
+
+/*
+ * Each of the two lines is whole, as its neighbours are: "Name:\tdigits\n". A reader
+ * (grep, a parser, the next line someone adds) relies on the newline as much as on
+ * the number.
+ */
+static int whole_line(const char *status, const char *name)
+{
+	const char *at = strstr(status, name);
+	size_t n = strlen(name);
+
+	if (!at || (at != status && at[-1] != '\n') || at[n] != '\t' || !isdigit((unsigned char)at[n + 1]))
+		return 0;
+	at += n + 1;
+	while (isdigit((unsigned char)*at))
+		at++;
+	return *at == '\n';
 }
 
 static int sane(unsigned long used)
@@ -75,7 +95,7 @@ static pid_t sleeper_in_read(int fd)
 
 int main(void)
 {
-	char buf[64];
+	char buf[64], status[4096];
 	unsigned long size = 0, used = 0, in_read, in_select, after_select = 0;
 	int wake[2], sel[2], report[2], i, forked;
 	long baseline, settled;
@@ -89,6 +109,9 @@ int main(void)
 	REQUIRE(status_field(0, "KStackUsed:", buf, sizeof(buf)),
 		"/proc/self/status has a KStackUsed: line (expected one after KStackSize:; got no such line)");
 	used = strtoul(buf, NULL, 0);
+	REQUIRE(proc_read(getpid(), "status", status, sizeof(status)) == 0, "read /proc/self/status whole");
+	CHECK(whole_line(status, "KStackSize:") && whole_line(status, "KStackUsed:"),
+	      "KStackSize: and KStackUsed: are whole lines, \"Name:\\tdigits\\n\", like their neighbours");
 	CHECK(sane(used), "reading our own status uses %lu bytes: word-aligned, more than pt_regs, less than the stack",
 	      used);
 

@@ -39,12 +39,20 @@ mkdir -p "$work/mutants" "$work/graded" "$top/results"
 # --- the reference solution: the start tree's commit and the solution's, in build/src ---
 start=$(KERNEL_OBJECT='' "$top/vm/kernel/kernel.sh" "$lab" start) || die "lab $lab's start kernel did not build"
 solved=$("$top/vm/kernel/kernel.sh" "$lab" solved) || die "lab $lab's solved kernel did not build"
+# The solved tree's last commits are the reference solution's, then the challenge
+# answer's; the commit before them is the start tree (the same tree as the start kernel's,
+# made by another git am: the solution's own parent is the one to diff against).
+[ -f "$start/commit" ] || die "no commit recorded in $start"
 challenge_commits=$(find "$top/solutions/lab$lab/challenge" -name '*.patch' 2>/dev/null | wc -l)
+solution_commits=$(find "$top/solutions/lab$lab" -maxdepth 1 -name '*.patch' | wc -l)
 ref=$(git -C "$BUILD/src" rev-parse "$(cat "$solved/commit")~$challenge_commits")
-"$top/vm/grade/mutants/mutate.py" "$BUILD/src" "$(cat "$start/commit")" "$ref" "$work/mutants" ${exercise:+"$exercise"}
+base=$(git -C "$BUILD/src" rev-parse "$ref~$solution_commits")
+git -C "$BUILD/src" diff --quiet "$(cat "$start/commit")" "$base" ||
+	die "the solved tree's start ($base) is not the start kernel's tree ($(cat "$start/commit"))"
+"$top/vm/grade/mutants/mutate.py" "$BUILD/src" "$base" "$ref" "$work/mutants" ${exercise:+"$exercise"}
 
 # The reference itself, as a hand-in: the control.
-git -C "$BUILD/src" format-patch -q --stdout "$(cat "$start/commit")..$ref" >"$work/mutants/reference.patch"
+git -C "$BUILD/src" format-patch -q --stdout "$base..$ref" >"$work/mutants/reference.patch"
 # The hand-written wrong answers of the exercise(s) asked for.
 wrong_rows="$work/mutants/wrong.tsv"
 : >"$wrong_rows"
