@@ -39,15 +39,17 @@ mkdir -p "$ccache_dir"
 
 as_nobody=0
 if [ "$(id -u)" = 0 ]; then as_nobody=1; fi
-# blocked_folder PATH: the highest folder on PATH's way down from / (PATH not included)
-# that nobody may not enter; nothing when there is none or the sandbox keeps this user.
+# blocked_folder PATH: the highest folder on PATH's way down from / that nobody may not
+# enter: PATH itself too when it is a folder (a repository made in a 0700 folder, as
+# make release's is: its entries are bound back one by one, below); nothing when there
+# is none or the sandbox keeps this user.
 blocked_folder() {
 	local path=$1 prefix='' part
 	[ "$as_nobody" = 1 ] || return 0
 	local IFS=/
 	for part in ${path#/}; do
 		prefix="$prefix/$part"
-		[ "$prefix" != "$path" ] || return 0
+		[ "$prefix" != "$path" ] || [ -d "$path" ] || return 0
 		if ! setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$prefix" 2>/dev/null; then
 			echo "$prefix"
 			return 0
@@ -69,6 +71,7 @@ for path in "${ro[@]}" "$dir"; do
 		[ "$hidden_by" = /tmp ] || sandbox+=(--perms 0755 --tmpfs "$hidden_by")
 		covered="$covered$hidden_by "
 	fi
+	[ "$path" != "$hidden_by" ] || continue
 	# the folders between the tmpfs and the path, made where nobody may enter them
 	# (bwrap would make them 0700)
 	rest=${path#"$hidden_by"/} folder=$hidden_by
@@ -80,7 +83,14 @@ done
 sandbox+=("${folders[@]}")
 for path in "${ro[@]}"; do
 	[ -e "$path" ] || { warn "sandbox: $path does not exist"; exit 125; }
-	sandbox+=(--ro-bind "$path" "$path")
+	if [[ "$covered" == *" $path "* ]]; then
+		# a tmpfs lies over PATH itself, which nobody may not enter: its entries come back
+		for entry in "$path"/* "$path"/.[!.]*; do
+			[ ! -e "$entry" ] || sandbox+=(--ro-bind "$entry" "$entry")
+		done
+	else
+		sandbox+=(--ro-bind "$path" "$path")
+	fi
 done
 sandbox+=(--ro-bind "$ccache_dir" /tmp/ccache --bind "$dir" "$dir" --setenv CCACHE_DIR /tmp/ccache
 	--setenv CCACHE_READONLY 1 --setenv CCACHE_TEMPDIR /tmp/ccache-tmp --setenv HOME /tmp

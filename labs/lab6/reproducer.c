@@ -12,7 +12,7 @@
  * Say in a comment here what it prints on each.
  */
 #include <stdio.h>
-#include "asys.h"
+#include "asys_test.h"
 
 int main(void)
 {

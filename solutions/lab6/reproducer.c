@@ -1,6 +1,6 @@
 /*
  * Lab 6: the reference reproducer of patch 6's defect (make check runs it: it must exit 1
- * on Lab 6's start kernel and 0 on the solved one, vm/grade/check-reproducers.sh).
+ * on Lab 6's start kernel and 0 on the solved one, vm/check/check-reproducers.sh).
  *
  * A request that asys_submit() refuses after its limit check (here: arguments it cannot
  * read, EFAULT) must leave the task as it found it. With the defect, each one keeps a
@@ -14,7 +14,7 @@
  * and exits 0.
  */
 #include <stdio.h>
-#include "asys.h"
+#include "asys_test.h"
 
 int main(void)
 {

@@ -96,23 +96,27 @@ check sandbox-confines-a-build "$([ "$sandbox_rc" = 0 ] && [ -f "$work/sandbox/o
 
 # The sandbox from folders where instructors met it failing, the grader's files kept at
 # their own paths: under the private /tmp, below a folder of mode 0700 (a home that
-# Debian's adduser makes) and on a path with spaces. It must start, read the build
+# Debian's adduser makes), on a path with spaces, and in a repository whose own folder
+# is 0700 (a student edition: make check SUBMISSION= there found it). It must start, read the build
 # script and the tree, and write its folder, as nobody; a bwrap that cannot start must
 # say so with exit 125 (the grader's failure: vm/kernel/kernel.sh's grader-error).
 places_ok=() places_bad=()
 tmp_place=$(mktemp -d)
-places=("$tmp_place/clone" "$work/home 0700/user/clone" "$work/with spaces/clone")
+places=("$tmp_place/clone" "$work/home 0700/user/clone" "$work/with spaces/clone" "$work/repo 0700/clone")
+# obj PLACE: the build folder: beside the repository, or in it (its build/, as in an edition)
+obj() { case "$1" in *"repo 0700"*) echo "$1/repo/build/obj" ;; *) echo "$1/obj" ;; esac; }
 for place in "${places[@]}"; do
-	mkdir -p "$place/repo/tree" "$place/obj"
+	mkdir -p "$place/repo/tree" "$(obj "$place")"
 	# shellcheck disable=SC2016 # the script's own $1, $2 and $(...)
 	printf '#!/bin/sh\ncat "$1/Makefile" >"$2/built" && echo "built as $(id -un)"\n' >"$place/repo/build.sh"
 	chmod 755 "$place/repo/build.sh"
 	echo 'all:' >"$place/repo/tree/Makefile"
 done
-chmod 700 "$work/home 0700" "$tmp_place"
+# the last: the repository's own folder of mode 0700, as make release makes a student edition
+chmod 700 "$work/home 0700" "$tmp_place" "$work/repo 0700/clone/repo"
 for place in "${places[@]}"; do
-	if "$top/vm/sandbox.sh" --ro "$place/repo" "$place/obj" -- "$place/repo/build.sh" "$place/repo/tree" "$place/obj" \
-		>"$work/sandbox-place.out" 2>&1 && [ -f "$place/obj/built" ]; then
+	if "$top/vm/sandbox.sh" --ro "$place/repo" "$(obj "$place")" -- "$place/repo/build.sh" "$place/repo/tree" "$(obj "$place")" \
+		>"$work/sandbox-place.out" 2>&1 && [ -f "$(obj "$place")/built" ]; then
 		places_ok+=("${place#"$work"/}")
 	else
 		places_bad+=("${place#"$work"/}: $(tail -1 "$work/sandbox-place.out")")
@@ -126,7 +130,7 @@ PATH="$work/no-bwrap:$PATH" "$top/vm/sandbox.sh" --ro "$tmp_place/clone/repo" "$
 	>"$work/sandbox-nobwrap.out" 2>&1 || rc=$?
 rm -rf "$tmp_place"
 check sandbox-from-any-folder "$([ "${#places_bad[@]}" = 0 ] && [ "$rc" = 125 ] && echo 1 || echo 0)" \
-	"built in ${#places_ok[@]} of 3 places (under /tmp, below 0700, with spaces)${places_bad[*]:+; not: ${places_bad[*]}}; a bwrap that cannot start: exit $rc (125 wanted)"
+	"built in ${#places_ok[@]} of 4 places (under /tmp, below 0700, with spaces, in a 0700 repository)${places_bad[*]:+; not: ${places_bad[*]}}; a bwrap that cannot start: exit $rc (125 wanted)"
 
 # The cheat labs, graded by the real grader. Expected: "lab variant test PASS|FAIL".
 expected="$work/expected.tsv"
