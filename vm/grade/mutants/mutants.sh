@@ -19,8 +19,8 @@
 # that rejects it measures nothing. Mutants build one after another in one hand-in
 # folder a job (JOBS lanes, build/check/handin-labLAB-slotmutantsJ), each a small
 # step from the last; each mutant's kernel is removed from the store once graded.
-# Writes results/labLAB-mutants.tsv (a row a mutant, header line) and
-# results/labLAB-mutants.md (vm/grade/mutants/report.py: the score of each exercise,
+# Writes results/labLAB-mutants.tsv (labLAB-exK-... with EXERCISE=k; a row a mutant,
+# header line) and results/labLAB-mutants.md (vm/grade/mutants/report.py: the score of each exercise,
 # each survivor's change). A survivor that is really equivalent to the reference is
 # named, with the reason, in labs/labLAB/wrong/equivalent.tsv (key, reason).
 set -euo pipefail
@@ -32,7 +32,8 @@ jobs=${JOBS:-1}
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "JOBS=$jobs: a number of parallel jobs, 1 or more"
 [ -z "$exercise" ] || [[ "$exercise" =~ ^[1-9][0-9]*$ ]] || die "EXERCISE=$exercise: an exercise number (the order of solutions/lab$lab/*.patch)"
 ls "$top/solutions/lab$lab/"*.patch >/dev/null 2>&1 || die "lab $lab has no reference solution (solutions/lab$lab/*.patch): no mutants to make"
-work="$BUILD/mutants/lab$lab"
+tag="lab$lab${exercise:+-ex$exercise}" # what the results are named by: one run a lab, or an exercise
+work="$BUILD/mutants/$tag"
 rm -rf "$work"
 mkdir -p "$work/mutants" "$work/graded" "$top/results"
 
@@ -159,7 +160,7 @@ run_pass whole "$work/whole.ids" "$work/whole.tsv"
 		verdict=$(awk -F'\t' -v id="$id" '$1 == id { v = $3 "\t" $4 "\t" $2 } END { print v }' "$work/quick.tsv" "$work/whole.tsv")
 		printf '%s\t%s\t%s\t%s\n' "$id" "$rest" "${verdict:-ungraded	-	-}" "${work#"$top"/}/mutants/$id.patch"
 	done
-} >"$top/results/lab$lab-mutants.tsv"
-"$top/vm/grade/mutants/report.py" "$top/results/lab$lab-mutants.tsv" "$work/mutants/exercises.tsv" \
-	"$top/labs/lab$lab/wrong/equivalent.tsv" | tee "$top/results/lab$lab-mutants.md"
-echo "rows: results/lab$lab-mutants.tsv; graded logs: ${work#"$top"/}/graded/"
+} >"$top/results/$tag-mutants.tsv"
+"$top/vm/grade/mutants/report.py" "$top/results/$tag-mutants.tsv" "$work/mutants/exercises.tsv" \
+	"$top/labs/lab$lab/wrong/equivalent.tsv" | tee "$top/results/$tag-mutants.md"
+echo "rows: results/$tag-mutants.tsv; graded logs: ${work#"$top"/}/graded/"
