@@ -15,7 +15,8 @@ solution adds, made the way students make them:
   constant    one number off by one, or 0
   return-0    a return value replaced by 0 (an error path that reports success)
   swap        two statements in the wrong order
-  current     the current task where the code names another (task, tsk, p, target)
+  current     the current task where the code names another (task, tsk, p, target),
+              unless the file sets that name from current (tsk = current): the same task
 OUTDIR gets NNN.patch (git am form, one commit on START) and mutants.tsv, a header line
 then one row a mutant: id exercise operator file line key original mutated. key is a
 hash of the operator and the line's text before and after, not of its place: a mutant
@@ -99,8 +100,10 @@ def condition_span(code):
     return None
 
 
-def line_mutants(line):
-    """(operator, mutated line) pairs for one added line; None as the line: delete it."""
+def line_mutants(line, is_current=()):
+    """(operator, mutated line) pairs for one added line; None as the line: delete it.
+    is_current: names the file sets from current (tsk = current): no "current" mutant
+    for them, which would be the same task."""
     if not is_code(line):
         return []
     code = masked(line)
@@ -128,7 +131,7 @@ def line_mutants(line):
         for v in sorted({n + 1, 0} - {n}):
             found.append(('constant', line[:m.start()] + str(v) + line[m.end():]))
     if 'current' not in code and not TYPE_WORDS.match(code):
-        for name in TASK_NAMES:
+        for name in (n for n in TASK_NAMES if n not in is_current):
             m = re.search(r'(?<![\w.>])%s(?=\s*(->|[,)]))' % name, code)
             if m:
                 found.append(('current', re.sub(r'(?<![\w.>])%s(?=\s*(->|[,)]))' % name, 'current', line)))
@@ -207,11 +210,12 @@ def main():
     rows, n = [], 0
     for path, items in sorted(added.items()):
         owners = blame(src, ref, path)
+        is_current = set(re.findall(r'\*\s*(\w+)\s*=\s*current\s*;', git(src, 'show', '%s:%s' % (ref, path))))
         for k, (line_no, text, pos) in enumerate(items):
             exercise = number.get(owners.get(line_no), 0)
             if not exercise or (only and str(exercise) != only):
                 continue
-            candidates = line_mutants(text)
+            candidates = line_mutants(text, is_current)
             nxt = items[k + 1] if k + 1 < len(items) else None
             if (nxt and nxt[2] == pos + 1 and is_statement(text) and is_statement(nxt[1])
                     and text.strip() != nxt[1].strip()):
