@@ -29,6 +29,9 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 
 lab=${1:?usage: make mutants LAB=n [EXERCISE=k] [JOBS=j]} exercise=${2:-}
 jobs=${JOBS:-1}
+# A mutant that hangs its guest is killed either way; 5 minutes is four times a solved
+# lab's longest boot, where a hand-in's grading allows 15.
+export GUEST_TIMEOUT=${GUEST_TIMEOUT:-300}
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "JOBS=$jobs: a number of parallel jobs, 1 or more"
 [ -z "$exercise" ] || [[ "$exercise" =~ ^[1-9][0-9]*$ ]] || die "EXERCISE=$exercise: an exercise number (the order of solutions/lab$lab/*.patch)"
 ls "$top/solutions/lab$lab/"*.patch >/dev/null 2>&1 || die "lab $lab has no reference solution (solutions/lab$lab/*.patch): no mutants to make"
