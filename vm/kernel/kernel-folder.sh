@@ -9,7 +9,7 @@
 #              build), copied; source -> SRC.
 #   handin     a hand-in's kernel: bzImage and vmlinux copied, but GDB runs on this
 #              machine and never runs Python of a hand-in's: the pristine tree's scripts
-#              (build/src) and the constants.py of REFERENCE, the lab's start kernel
+#              (build/src's tag pristine) and the constants.py of REFERENCE, the lab's start kernel
 #              folder (the same config; no patch of the series changes constants.py.in).
 #   own        make grade's own tree: links into OBJ (the student's own build, on the
 #              student's machine), nothing copied.
@@ -45,8 +45,13 @@ reference | handin)
 		ln -s "$src" "$tmp/source"
 	else
 		[ -f "$reference/scripts/gdb/linux/constants.py" ] || die "no constants.py in the reference kernel folder '$reference'"
-		cp "$BUILD/src/scripts/gdb/vmlinux-gdb.py" "$tmp/"
-		cp "$BUILD/src/scripts/gdb/linux/"*.py "$tmp/scripts/gdb/linux/"
+		# from git (tag pristine), not build/src's files: those may be checked out at
+		# any state, or not at all (a clone without a working tree)
+		mkdir -p "$tmp/pristine-gdb"
+		git -C "$BUILD/src" archive refs/tags/pristine scripts/gdb | tar -x -C "$tmp/pristine-gdb"
+		cp "$tmp/pristine-gdb/scripts/gdb/vmlinux-gdb.py" "$tmp/"
+		cp "$tmp/pristine-gdb/scripts/gdb/linux/"*.py "$tmp/scripts/gdb/linux/"
+		rm -rf "$tmp/pristine-gdb"
 		cp "$reference/scripts/gdb/linux/constants.py" "$tmp/scripts/gdb/linux/"
 	fi ;;
 own)
