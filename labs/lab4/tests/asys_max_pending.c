@@ -2,7 +2,7 @@
  * asys_max_pending (exercise 3): "the task already has kernel.asys_max_pending calls
  * pending or uncollected (sysctl, documented default) -> EAGAIN".
  *
- * /proc/sys/kernel/asys_max_pending exists with a positive default; lowered to 4, three
+ * /proc/sys/kernel/asys_max_pending exists with the ABI's default, 256; lowered to 4, three
  * blocked reads and a batch of 2 start 1 and stop at the limit; the next submit, even
  * of a call that would not block, fails with EAGAIN; a completed but uncollected call
  * still counts; collecting one makes room for one. The sysctl is restored at the end
@@ -15,6 +15,7 @@
 static int ok;	/* a REQUIRE condition with side effects, evaluated once before it */
 
 #define MAX_PENDING_FILE "/proc/sys/kernel/asys_max_pending"
+#define ASYS_DEFAULT_MAX_PENDING 256	/* docs/asys-abi.md: "default 256" */
 
 /* --- kernel.asys_max_pending -------------------------------------------------- */
 
@@ -62,7 +63,8 @@ static void max_pending(void)
 	long def, r;
 
 	def = read_max();
-	CHECK(def > 0, MAX_PENDING_FILE " exists and is positive (default %ld)", def);
+	CHECK(def == ASYS_DEFAULT_MAX_PENDING, MAX_PENDING_FILE " exists and holds the ABI's default, %d (got %ld)",
+	      ASYS_DEFAULT_MAX_PENDING, def);
 	if (def <= 0)
 		return;
 	snprintf(saved_max, sizeof(saved_max), "%ld\n", def);
