@@ -76,7 +76,9 @@ _Static_assert(sizeof(struct asys_completion) == 8, "struct asys_completion is 8
  *   0    nr_requests was 0.
  *   -1   the FIRST request was rejected, errno says why:
  *          EFAULT  requests, or this request's args, cannot be read
- *          ENOSYS  syscall_nr < 0, or not a system call of this kernel
+ *          ENOSYS  syscall_nr < 0, past the i386 table, or a hole in it (no entry
+ *                  point). A call this kernel was built without (acct, bpf...) is
+ *                  started and completes with -ENOSYS, as it returns synchronously
  *          EINVAL  nr_args > 6, or a call that cannot run on a fibril: fork, vfork,
  *                  clone, clone3, execve, execveat, exit, exit_group, sigreturn,
  *                  rt_sigreturn, asys_submit, asys_await_completion
