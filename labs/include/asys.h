@@ -81,7 +81,9 @@ _Static_assert(sizeof(struct asys_completion) == 8, "struct asys_completion is 8
  *                  started and completes with -ENOSYS, as it returns synchronously
  *          EINVAL  nr_args > 6, or a call that cannot run on a fibril: fork, vfork,
  *                  clone, clone3, execve, execveat, exit, exit_group, sigreturn,
- *                  rt_sigreturn, asys_submit, asys_await_completion
+ *                  rt_sigreturn, asys_submit, asys_await_completion (and the
+ *                  documented extras of docs/asys-abi.md: set*id, the signal-mask
+ *                  sleeps, ...)
  *          EAGAIN  the task already has kernel.asys_max_pending calls pending or
  *                  uncollected (/proc/sys/kernel/asys_max_pending)
  *          ENOMEM  no kernel memory for the call

@@ -3,7 +3,9 @@
  * before anything starts: fork, vfork, clone, clone3, execve, execveat, exit,
  * exit_group, sigreturn, rt_sigreturn, asys_submit, asys_await_completion, and the
  * extras the ABI lets an implementation document (restart_syscall, the calls that swap
- * the signal mask, access/faccessat, unshare/setns, sendfile/copy_file_range, vm86).
+ * the signal mask, access/faccessat, unshare/setns, sendfile/copy_file_range, vm86, and
+ * the calls that change the thread's credentials: set*id, setgroups, capset, prctl's
+ * PR_SET_KEEPCAPS, PR_CAPBSET_DROP, PR_SET_SECUREBITS and PR_CAP_AMBIENT).
  *
  * Every probe runs in a child (alarm 15 s, reaped within 20 s) so that a kernel that
  * wrongly runs exit or fork on a fibril cannot take the test down. A correct kernel
@@ -118,12 +120,21 @@ static void main_chain_busy(void)
 	e = errno;
 	CHECK(r == -1 && e == EBUSY, "close_range(CLOSE_RANGE_UNSHARE) while a call runs: %ld, errno %s (want EBUSY)",
 	      r, asys_errname(e));
+	r = syscall(436 /* close_range */, 1000, 1001, 0);
+	CHECK(r == 0, "close_range() without CLOSE_RANGE_UNSHARE works while a call runs: %ld", r);
 	if (write(fds[1], "x", 1) != 1 || asys_collect(1) != 1) {
 		CHECK(0, "the pending read completes after a write");
 		return;
 	}
 	r = syscall(310 /* unshare */, 0x00000400 /* CLONE_FILES */);
 	CHECK(r == 0, "with the call collected, unshare(CLONE_FILES) works again: %ld", r);
+	errno = 0;
+	r = syscall(346 /* setns */, -1, 0);
+	e = errno;
+	CHECK(r == -1 && e == EBADF, "and setns(-1, 0) gives EBADF again, as without calls: %ld, errno %s",
+	      r, asys_errname(e));
+	r = syscall(436 /* close_range */, 1000, 1001, 2 /* CLOSE_RANGE_UNSHARE */);
+	CHECK(r == 0, "and close_range(CLOSE_RANGE_UNSHARE) works again: %ld", r);
 	close(fds[0]);
 	close(fds[1]);
 }
@@ -185,6 +196,36 @@ int main(void)
 		probe_args(436, "close_range(CLOSE_RANGE_UNSHARE)", range, 1);
 	}
 
+	asys_watchdog_step = "calls that change the thread's credentials";
+	{
+		/*
+		 * Harmless here even if they ran: a child, root, setting what it has
+		 * (-1: unchanged; capset(NULL, NULL): EFAULT).
+		 */
+		static const struct { int nr; const char *name; } cred[] = {
+			{ 23, "setuid" }, { 46, "setgid" }, { 70, "setreuid" }, { 71, "setregid" },
+			{ 164, "setresuid" }, { 170, "setresgid" }, { 138, "setfsuid" },
+			{ 139, "setfsgid" }, { 81, "setgroups" }, { 213, "setuid32" },
+			{ 214, "setgid32" }, { 203, "setreuid32" }, { 204, "setregid32" },
+			{ 208, "setresuid32" }, { 210, "setresgid32" }, { 215, "setfsuid32" },
+			{ 216, "setfsgid32" }, { 206, "setgroups32" }, { 185, "capset" },
+		};
+		unsigned long pr[ASYS_MAX_ARGS] = { 0 };
+
+		for (i = 0; i < sizeof(cred) / sizeof(cred[0]); i++)
+			probe(cred[i].nr, cred[i].name, cred[i].nr == 185 ? 0 : (unsigned long)-1,
+			      cred[i].nr == 185 ? 0 : (unsigned long)-1, 1);
+		/* prctl's options that commit credentials, with values that change nothing */
+		pr[0] = 8, pr[1] = 0;	/* PR_SET_KEEPCAPS 0 */
+		probe_args(172, "prctl(PR_SET_KEEPCAPS)", pr, 1);
+		pr[0] = 24, pr[1] = 63;	/* PR_CAPBSET_DROP of no capability: EINVAL */
+		probe_args(172, "prctl(PR_CAPBSET_DROP)", pr, 1);
+		pr[0] = 28, pr[1] = 0;	/* PR_SET_SECUREBITS 0 */
+		probe_args(172, "prctl(PR_SET_SECUREBITS)", pr, 1);
+		pr[0] = 47, pr[1] = 4;	/* PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL */
+		probe_args(172, "prctl(PR_CAP_AMBIENT)", pr, 1);
+	}
+
 	asys_watchdog_step = "the other refused calls";
 	if (!harmless) {
 		CHECK(0, "the calls that are fatal on a fibril (fork, exit, sigreturn, ...) are not probed: "
@@ -214,6 +255,9 @@ int main(void)
 	allowed(SYS_close, "close", args, 1, 0);
 	args[0] = fd;
 	allowed(SYS_fsync, "fsync on a /proc file", args, 1, -EINVAL);
+	args[0] = 7;	/* PR_GET_KEEPCAPS: prctl that only reads stays allowed */
+	allowed(172, "prctl(PR_GET_KEEPCAPS)", args, 1, 0);
+	allowed(SYS_getuid32, "getuid32", NULL, 0, getuid());
 	close(fd);
 	return labtest_done();
 }
