@@ -19,7 +19,7 @@ LABDIR := build/lab$(LAB)
 DISK ?=
 DISKARG := $(if $(DISK),--disk $(DISK))
 
-.PHONY: help deps doctor lab qemu qemu-gdb disk gdb walkthrough gdb-soak docs-check check check-loaded grade grade-all mutants release handin run-guest docs demo lint clean distclean
+.PHONY: help deps doctor lab qemu qemu-gdb disk gdb walkthrough gdb-soak docs-check check check-loaded grade grade-all mutants release handin run-guest docs demo lint kselftest clean distclean
 
 help: ## this list
 	@echo "Targets (LAB=n picks a lab, default the latest: $(LAB); labs: $(LABS)):"
@@ -107,6 +107,9 @@ fuzz: deps $(MINE_DEP) ## fuzz the asys ABI in the solved Lab 4 kernel (MINE=1: 
 
 stress: deps $(MINE_DEP) ## Debian's stress-ng in the solved kernel (MINE=1: yours), alone and beside the fuzzer [SMP=k] [TIME=s]
 	@vm/stress/stress.sh --smp "$(HSMP)" --time "$(or $(TIME),30)" $(if $(MINE_IMAGE),--kernel $(MINE_IMAGE))
+
+kselftest: deps ## the kernel's own selftests on the stock kernel and the fibril kernels (Lab 4, Lab 7 both modes): results/kselftest.tsv
+	@vm/check/kselftests.sh
 
 clean: ## remove build outputs but keep the kernel trees (your work) and ccache
 	rm -rf results build/check build/guest build/docs build/initramfs.*

@@ -180,6 +180,9 @@ after_check() { after+=("$1|$2|$3|$4"); }
 grade_all_check() { env -u TIMING_FILE "$top/vm/check/grade-all.sh"; }
 release_check() { env -u TIMING_FILE "$top/vm/check/release.sh"; }
 if [ -z "$lab" ] && [ -z "$submission" ] && [ -z "$solved_k" ]; then
+	# The kernel's own selftests: the stock kernel and the fibril kernels built above.
+	kselftests_check() { env -u TIMING_FILE "$top/vm/check/kselftests.sh"; }
+	after_check kselftests_check boot "kernel selftests" "kernel selftests (vm/check/kselftests.sh)"
 	after_check grade_all_check other "make grade-all" "make grade-all (vm/check/grade-all.sh)"
 	after_check release_check other "student edition" "student edition (vm/check/release.sh)"
 fi

@@ -216,7 +216,7 @@ int main(void)
 			probe(cred[i].nr, cred[i].name, cred[i].nr == 185 ? 0 : (unsigned long)-1,
 			      cred[i].nr == 185 ? 0 : (unsigned long)-1, 1);
 		/* prctl's options that commit credentials, with values that change nothing */
-		pr[0] = 8, pr[1] = 0;	/* PR_SET_KEEPCAPS 0 */
+		pr[0] = 8, pr[1] = 1;	/* PR_SET_KEEPCAPS 1: a child's, harmless */
 		probe_args(172, "prctl(PR_SET_KEEPCAPS)", pr, 1);
 		pr[0] = 24, pr[1] = 63;	/* PR_CAPBSET_DROP of no capability: EINVAL */
 		probe_args(172, "prctl(PR_CAPBSET_DROP)", pr, 1);
@@ -257,6 +257,8 @@ int main(void)
 	allowed(SYS_fsync, "fsync on a /proc file", args, 1, -EINVAL);
 	args[0] = 7;	/* PR_GET_KEEPCAPS: prctl that only reads stays allowed */
 	allowed(172, "prctl(PR_GET_KEEPCAPS)", args, 1, 0);
+	args[0] = 47, args[1] = 1, args[2] = 0;	/* PR_CAP_AMBIENT_IS_SET CAP_CHOWN: reads */
+	allowed(172, "prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET)", args, 3, 0);
 	allowed(SYS_getuid32, "getuid32", NULL, 0, getuid());
 	close(fd);
 	return labtest_done();
