@@ -98,7 +98,7 @@ lint: ## shellcheck every script, and checkpatch every patch in patches/ and sol
 	@shellcheck -x vm/*.sh vm/*/*.sh vm/*/*/*.sh vm/boot/guest/init .ci/run labs/*/host/*.sh
 	@vm/check/checkpatch.sh
 
-.PHONY: fuzz stress
+.PHONY: fuzz stress trinity
 # SMP defaults to 2 here (make fuzz and make stress are about concurrency), 1 elsewhere.
 HSMP = $(if $(filter command line environment,$(origin SMP)),$(SMP),2)
 
@@ -110,6 +110,9 @@ stress: deps $(MINE_DEP) ## Debian's stress-ng in the solved kernel (MINE=1: you
 
 kselftest: deps ## the kernel's own selftests on the stock kernel and the fibril kernels (Lab 4, Lab 7 both modes): results/kselftest.tsv
 	@vm/check/kselftests.sh
+
+trinity: deps ## Debian's trinity syscall fuzzer as nobody, solved Lab 7 kernel, both asys modes [CALLS=n, default 20000]: results/trinity.tsv
+	@vm/stress/trinity.sh $(CALLS)
 
 clean: ## remove build outputs but keep the kernel trees (your work) and ccache
 	rm -rf results build/check build/guest build/docs build/initramfs.*

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make stress [SMP=k] [TIME=s]: Debian's stress-ng (i386, vm/stress/stress-root.sh) in a guest of the
+# make stress [SMP=k] [TIME=s]: Debian's stress-ng (i386, vm/stress/deb-root.sh) in a guest of the
 # fully solved kernel: its scheduler, context-switch, futex, pipe, poll, signal, timer,
 # fork/exec and memory stressors (labs/lab6/stress/stress-lib.sh), first alone, then while
 # the asys fuzzer runs, each for TIME seconds. Passes when both runs exit 0, KernelStack is
@@ -32,7 +32,7 @@ shared="$BUILD/stress"
 mkdir -p "$shared"
 (
 	flock 9
-	"$top/vm/stress/stress-root.sh"
+	"$top/vm/stress/deb-root.sh" stress-ng /usr/bin/stress-ng "$shared/root"
 	if [ ! -f "$shared/root.cpio.gz" ] || [ "$shared/root/usr/bin/stress-ng" -nt "$shared/root.cpio.gz" ]; then
 		(cd "$shared/root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$shared/root.cpio.gz.new"
 		mv "$shared/root.cpio.gz.new" "$shared/root.cpio.gz"

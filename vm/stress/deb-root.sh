@@ -1,24 +1,25 @@
 #!/usr/bin/env bash
-# vm/stress/stress-root.sh: put Debian's stress-ng for i386 and exactly the i386 shared libraries it
-# needs into build/stress/root (a tree that vm/stress/stress.sh packs as a second initramfs archive).
+# vm/stress/deb-root.sh PACKAGE PROGRAM ROOT: put Debian's PACKAGE for i386 and exactly the
+# i386 shared libraries its PROGRAM (/usr/bin/NAME) needs into the tree ROOT, which a
+# caller packs as a second initramfs archive (vm/stress/stress.sh: stress-ng;
+# vm/stress/trinity.sh: trinity).
 #   - the .debs are downloaded with `apt-get download` into build/debs (like the guest's
 #     busybox), never installed on the host;
-#   - the libraries are the NEEDED closure of /usr/bin/stress-ng, resolved with objdump -p
-#     over the extracted .debs; a library no downloaded .deb has sends us one level further
-#     down the Depends of the .debs we have.
+#   - the libraries are the NEEDED closure of PROGRAM, resolved with objdump -p over the
+#     extracted .debs; a library no downloaded .deb has sends us one level further down
+#     the Depends of the .debs we have.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
 
 require_cmd objdump binutils
 require_cmd dpkg-deb dpkg
+pkg=${1:?usage: vm/stress/deb-root.sh PACKAGE PROGRAM ROOT} program=${2:?no program} root=${3:?no root}
 debs="$BUILD/debs"
-work="$BUILD/stress"
-root="$work/root"
-x="$work/extract"
-mkdir -p "$debs" "$work"
+x="$root.extract"
+mkdir -p "$debs"
 
-if [ -x "$root/usr/bin/stress-ng" ] && [ "$root/usr/bin/stress-ng" -nt "$top/vm/stress/stress-root.sh" ]; then
+if [ -x "$root$program" ] && [ "$root$program" -nt "$top/vm/stress/deb-root.sh" ]; then
 	exit 0
 fi
 dpkg --print-foreign-architectures | grep -qx i386 ||
@@ -44,11 +45,12 @@ depends() {
 		grep -v '^<' | sed 's/:i386$//; s/$/:i386/' | sort -u
 }
 
-have=(stress-ng:i386)
+have=("$pkg:i386")
 fetch "${have[@]}"
 rm -rf "$x" "$root"
-mkdir -p "$x" "$root/usr/bin" "$root/lib/i386-linux-gnu"
-dpkg-deb -x "$(compgen -G "$debs/stress-ng_*_i386.deb" | head -1)" "$x"
+mkdir -p "$x" "$root$(dirname "$program")" "$root/lib/i386-linux-gnu"
+dpkg-deb -x "$(compgen -G "$debs/${pkg}_*_i386.deb" | head -1)" "$x"
+[ -f "$x$program" ] || die "Debian's $pkg for i386 has no $program"
 
 # find SONAME: the library file in the extracted tree, or nothing.
 find_lib() {
@@ -59,10 +61,10 @@ find_lib() {
 	return 0
 }
 
-# closure: the NEEDED closure of stress-ng, one "SONAME PATH" line per library; PATH is
+# closure: the NEEDED closure of PROGRAM, one "SONAME PATH" line per library; PATH is
 # empty for a library that no extracted .deb has (yet).
 closure() {
-	local queue=("$x/usr/bin/stress-ng") seen=" " f so lib
+	local queue=("$x$program") seen=" " f so lib
 	while [ "${#queue[@]}" -gt 0 ]; do
 		f=${queue[0]}
 		queue=("${queue[@]:1}")
@@ -81,14 +83,14 @@ while :; do
 	mapfile -t missing < <(closure | awk 'NF == 1 { print $1 }')
 	[ "${#missing[@]}" -eq 0 ] && break
 	level=$((level + 1))
-	[ "$level" -le 4 ] || die "stress-ng needs ${missing[*]}, which no .deb of its Depends (4 levels) has"
+	[ "$level" -le 4 ] || die "$pkg needs ${missing[*]}, which no .deb of its Depends (4 levels) has"
 	next=()
 	for p in "${frontier[@]}"; do
 		while read -r d; do
 			case " ${have[*]} " in *" $d "*) ;; *) have+=("$d"); next+=("$d") ;; esac
 		done < <(depends "$p")
 	done
-	[ "${#next[@]}" -gt 0 ] || die "stress-ng needs ${missing[*]} and its Depends have nothing more"
+	[ "${#next[@]}" -gt 0 ] || die "$pkg needs ${missing[*]} and its Depends have nothing more"
 	fetch "${next[@]}"
 	for p in "${next[@]}"; do
 		deb=$(compgen -G "$debs/${p%%:*}_*_i386.deb" | head -1 || true)
@@ -99,14 +101,14 @@ while :; do
 done
 
 # copy the closure (the files behind the sonames) and the loader named by PT_INTERP
-cp -L "$x/usr/bin/stress-ng" "$root/usr/bin/stress-ng"
+cp -L "$x$program" "$root$program"
 n=0
 while read -r so lib; do
 	cp -L "$lib" "$root/lib/i386-linux-gnu/$so"
 	n=$((n + 1))
 done < <(closure)
-interp=$(readelf -l "$x/usr/bin/stress-ng" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
-[ "$interp" = /lib/ld-linux.so.2 ] || die "stress-ng's loader is '$interp', expected /lib/ld-linux.so.2"
+interp=$(readelf -l "$x$program" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+[ "$interp" = /lib/ld-linux.so.2 ] || die "$program's loader is '$interp', expected /lib/ld-linux.so.2"
 cp -L "$x/lib/ld-linux.so.2" "$root/lib/ld-linux.so.2"
-touch "$root/usr/bin/stress-ng"
-say "build/stress/root: stress-ng $(dpkg-deb -f "$(compgen -G "$debs/stress-ng_*_i386.deb" | head -1)" Version), $n libraries, $(du -sh "$root" | cut -f1)"
+touch "$root$program"
+say "${root#"$top"/}: $pkg $(dpkg-deb -f "$(compgen -G "$debs/${pkg}_*_i386.deb" | head -1)" Version), $n libraries, $(du -sh "$root" | cut -f1)"
