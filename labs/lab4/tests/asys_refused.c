@@ -193,6 +193,8 @@ int main(void)
 
 		/* harmless when they run (EBADF; a child's own file table) */
 		probe_args(426, "io_uring_enter with a signal mask", uring, 1);
+		uring[5] = 0;	/* the mask is argp; its size is not what refuses it */
+		probe_args(426, "io_uring_enter with a signal mask and argsz 0", uring, 1);
 		probe_args(436, "close_range(CLOSE_RANGE_UNSHARE)", range, 1);
 	}
 
@@ -255,6 +257,12 @@ int main(void)
 	allowed(SYS_close, "close", args, 1, 0);
 	args[0] = fd;
 	allowed(SYS_fsync, "fsync on a /proc file", args, 1, -EINVAL);
+	{
+		/* no signal mask (argp NULL), whatever argsz says: it runs, EBADF for fd -1 */
+		unsigned long uring[ASYS_MAX_ARGS] = { (unsigned long)-1, 0, 0, 0, 0, 8 };
+
+		allowed(426, "io_uring_enter without a signal mask", uring, 6, -EBADF);
+	}
 	args[0] = 7;	/* PR_GET_KEEPCAPS: prctl that only reads stays allowed */
 	allowed(172, "prctl(PR_GET_KEEPCAPS)", args, 1, 0);
 	args[0] = 47, args[1] = 1, args[2] = 0;	/* PR_CAP_AMBIENT_IS_SET CAP_CHOWN: reads */
