@@ -105,6 +105,18 @@ static inline int read_counters(const char *path, const char *const keys[], long
 	return found == n ? 0 : -1;
 }
 
+/* read_counter_pair(path, "held", "released", &a, &b): read_counters() for two keys */
+static inline int read_counter_pair(const char *path, const char *key_a, const char *key_b,
+				    long *a, long *b)
+{
+	const char *const keys[] = { key_a, key_b };
+	long v[2];
+	int ret = read_counters(path, keys, v, 2);
+
+	*a = v[0], *b = v[1];
+	return ret;
+}
+
 /* status_field(pid, "Name:", buf, len): the value of a /proc/PID/status line, or NULL. */
 static inline char *status_field(int pid, const char *key, char *buf, size_t len)
 {

@@ -25,13 +25,7 @@ static int ok;	/* a REQUIRE condition with side effects, evaluated once before i
 
 static int read_peak(long *peak, long *measured)
 {
-	static const char *const keys[] = { "peak", "measured" };
-	long v[2];
-	int ret = read_counters(STACK_PEAK, keys, v, 2);
-
-	*peak = v[0];
-	*measured = v[1];
-	return ret;
+	return read_counter_pair(STACK_PEAK, "peak", "measured", peak, measured);
 }
 
 /* run(line, peak, measured): one self-test run, then the file's two figures. */

@@ -31,12 +31,7 @@ static int ok;	/* a REQUIRE condition with side effects, evaluated once before i
 
 static int read_held(long *held, long *released)
 {
-	static const char *const keys[] = { "held", "released" };
-	long v[2] = { -1, -1 };
-	int ret = read_counters(HELD_FILE, keys, v, 2);
-
-	*held = v[0], *released = v[1];
-	return ret;
+	return read_counter_pair(HELD_FILE, "held", "released", held, released);
 }
 
 /* setgid() there and back: two commits of new credentials */

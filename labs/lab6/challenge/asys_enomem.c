@@ -32,12 +32,7 @@ static int ok;	/* a REQUIRE condition with side effects, evaluated once before i
 
 static int read_fail(long *countdown, long *injected)
 {
-	static const char *const keys[] = { "countdown", "injected" };
-	long v[2] = { -1, -1 };
-	int ret = read_counters(FAIL_FILE, keys, v, 2);
-
-	*countdown = v[0], *injected = v[1];
-	return ret;
+	return read_counter_pair(FAIL_FILE, "countdown", "injected", countdown, injected);
 }
 
 /* nothing_pending(): await returns 0 at once (a completion left over says which). */
