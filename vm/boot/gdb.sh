@@ -2,7 +2,8 @@
 # GDB on a lab kernel: vm/boot/gdb.sh OBJ [GDB ARGS...]
 # Loads OBJ/vmlinux with the kernel's lx- scripts (auto-load of OBJ/vmlinux-gdb.py is
 # allowed for this folder only), sources gdbscripts/*.py, and attaches to the QEMU
-# stub on localhost:$GDBPORT (default 1234).
+# stub on localhost:$GDBPORT (default 1234), or on the unix socket $GDBSOCKET (a confined
+# QEMU's: vm/boot/qemu.sh --gdb-socket).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
@@ -21,5 +22,5 @@ exec gdb -q -nx \
 	-iex "set pagination off" -iex "set confirm off" \
 	-ex "file $obj/vmlinux" \
 	"${helpers[@]}" \
-	-ex "target remote 127.0.0.1:${GDBPORT:-1234}" \
+	-ex "target remote ${GDBSOCKET:-127.0.0.1:${GDBPORT:-1234}}" \
 	"$@"

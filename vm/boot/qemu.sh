@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Boot a lab kernel in QEMU (i386, TCG by default).
 #   vm/boot/qemu.sh --kernel BZIMAGE --initrd CPIO [--mode shell|test|run|walkthrough] [--smp N]
-#              [--disk IMG] [--gdb] [--timeout SECONDS] [--log FILE]
+#              [--disk IMG] [--gdb | --gdb-socket PATH] [--timeout SECONDS] [--log FILE]
 #              [--nonce WORD] [--verdict FILE] [--confine]
 # Environment: ACCEL=tcg|kvm (tcg: /dev/kvm exists on our machines but QEMU cannot use
 # it when nested), GDBPORT (default 1234), MEM (default 256M), QEMU_EXTRA.
@@ -18,11 +18,15 @@
 # name, the disk image's folder the only one it may write; the log is written out here
 # from QEMU's output) and with QEMU's own seccomp filter (-sandbox: no obsolete system
 # calls, no privileges, no new processes, no resource control).
+# --gdb-socket PATH: the GDB stub on a unix socket (GDB: target remote PATH), paused at
+# the first instruction like --gdb. A confined QEMU has no network, so this is how GDB
+# walks through a hand-in's kernel: PATH's folder is then the one it may write (the disk
+# image, if any, must be in it too).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
 
-kernel="" initrd="" mode=shell smp=1 disk="" gdb=0 timeout=600 log="" nonce="" verdict="" confine=0 scratch=""
+kernel="" initrd="" mode=shell smp=1 disk="" gdb=0 gdb_socket="" timeout=600 log="" nonce="" verdict="" confine=0 scratch=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -31,6 +35,7 @@ while [ $# -gt 0 ]; do
 	--smp) smp=$2; shift 2 ;;
 	--disk) disk=$2; shift 2 ;;
 	--gdb) gdb=1; shift ;;
+	--gdb-socket) gdb_socket=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--nonce) nonce=$2; shift 2 ;;
@@ -68,6 +73,12 @@ if [ "$gdb" = 1 ]; then
 	say "QEMU is paused at the first instruction, GDB stub on port $port."
 	say "attach with: make gdb LAB=${LAB:-n} GDBPORT=$port   (in another terminal)"
 fi
+if [ -n "$gdb_socket" ]; then
+	# sun_path holds 108 bytes: a longer path cannot be bound, and that is ours to say
+	[ "${#gdb_socket}" -lt 100 ] || die "qemu.sh: the GDB socket path is too long for a unix socket: $gdb_socket"
+	# shellcheck disable=SC2054 # the commas belong to QEMU's options
+	args+=(-chardev "socket,id=gdb0,path=$gdb_socket,server=on,wait=off" -gdb chardev:gdb0 -S)
+fi
 # shellcheck disable=SC2206 # QEMU_EXTRA is split on purpose
 args+=(${QEMU_EXTRA:-})
 
@@ -81,9 +92,13 @@ fi
 [ -n "$log" ] || log=$(mktemp)
 qemu=(qemu-system-i386)
 if [ "$confine" = 1 ]; then
-	[ "$gdb" = 0 ] || die "qemu.sh: --confine and --gdb: the GDB stub needs the network the sandbox takes away"
+	[ "$gdb" = 0 ] || die "qemu.sh: --confine and --gdb: the GDB stub's port needs the network the sandbox takes away (--gdb-socket)"
 	[ "$accel" = tcg ] || die "qemu.sh: --confine runs TCG only (the sandbox has no /dev/kvm)"
-	if [ -n "$disk" ]; then writable=$(cd "$(dirname "$disk")" && pwd); else
+	if [ -n "$gdb_socket" ]; then
+		writable=$(cd "$(dirname "$gdb_socket")" && pwd)
+		[ -z "$disk" ] || [ "$(cd "$(dirname "$disk")" && pwd)" = "$writable" ] ||
+			die "qemu.sh: --confine writes one folder: the disk image must be beside the GDB socket"
+	elif [ -n "$disk" ]; then writable=$(cd "$(dirname "$disk")" && pwd); else
 		scratch=$(mktemp -d) writable=$scratch
 	fi
 	# shellcheck disable=SC2054 # the commas belong to QEMU's option

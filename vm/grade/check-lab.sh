@@ -348,7 +348,7 @@ if [ "$variant" = solved ] || [ "$variant" = own ] || [ -n "$submission" ]; then
 		result=pass
 		t0=$(date +%s)
 		row_log=${results#"$top"/}/$tag-gdb-$name.log
-		"$top/vm/grade/gdb-check.sh" "$lab" "$name" "$kernel" "$work" >"$results/$tag-gdb-$name.log" 2>&1 || result="fail 1"
+		"$top/vm/grade/gdb-check.sh" "$lab" "$name" "$kernel" "$work" "${confine[@]}" >"$results/$tag-gdb-$name.log" 2>&1 || result="fail 1"
 		timing gdb "$(($(date +%s) - t0))" "lab $lab $name"
 		[ "$result" = pass ] || tail -15 "$results/$tag-gdb-$name.log" | sed 's/^/    /'
 		grade "gdb:$name" "$result" "$pts" 0

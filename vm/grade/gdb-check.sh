@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Run a GDB walkthrough in batch mode and check its transcript:
-#   vm/grade/gdb-check.sh LAB NAME KERNEL WORK
+#   vm/grade/gdb-check.sh LAB NAME KERNEL WORK [--confine]
 # Boots KERNEL (a vm/kernel/kernel.sh folder) paused (-S) with gdbscripts/targets/NAME.c as the
 # guest program, runs gdbscripts/NAME.gdb in step mode fed with Enters, and requires a pause
 # at every checkpoint and every pattern of gdbscripts/NAME.expect. Scratch files go to WORK.
+# --confine: KERNEL is a hand-in's, and its QEMU runs confined (vm/boot/qemu.sh --confine),
+# with the GDB stub on a unix socket in the guest's folder instead of a port.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
 
-lab=$1 name=$2 kernel=$3 work=$4
+lab=$1 name=$2 kernel=$3 work=$4 confine=${5:-}
 mkdir -p "$work"
 script="$top/gdbscripts/$name.gdb"
 expect="$top/gdbscripts/$name.expect"
@@ -18,24 +20,39 @@ if [ ! -f "$script" ] || [ ! -f "$expect" ]; then die "missing $script or $expec
 guest="$work/gdb-$name"
 read -r -a disk_args <<<"$("$top/vm/boot/walkthrough-guest.sh" "$lab" "$name" "$guest")"
 
-# A free port of our own (never the GDBPORT a student's make qemu-gdb uses), so parallel
-# runs and a live session do not collide.
-port=$(free_port)
+# The stub: a free port of our own (never the GDBPORT a student's make qemu-gdb uses), so
+# parallel runs and a live session do not collide; for a confined QEMU, a unix socket in
+# the guest's folder, the one folder it may write.
 transcript="$work/gdb-$name.transcript"
+stub=(--gdb) socket=""
+if [ "$confine" = --confine ]; then
+	socket="$guest/gdb.sock"
+	rm -f "$socket"
+	stub=(--gdb-socket "$socket" --confine)
+	export GDBSOCKET=$socket
+else
+	GDBPORT=$(free_port)
+	export GDBPORT
+fi
 # QEMU in a process group of its own: the trap ends exactly it (and its timeout and
 # tee), by that group's id, never by a pattern that could match someone else's QEMU.
-GDBPORT=$port setsid "$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" \
-	--initrd "$guest/initramfs.cpio.gz" --mode run --gdb --timeout 600 \
+setsid "$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" \
+	--initrd "$guest/initramfs.cpio.gz" --mode run "${stub[@]}" --timeout 600 \
 	--log "$work/gdb-$name.guest.log" "${disk_args[@]}" >/dev/null 2>&1 &
 qemu_pid=$!
 trap 'kill -- -"$qemu_pid" 2>/dev/null || true' EXIT
+# the stub is there once QEMU has made its socket (a confined QEMU starts in a sandbox)
+for _ in $(seq 100); do
+	if [ -z "$socket" ] || [ -S "$socket" ]; then break; fi
+	sleep 0.1
+done
 sleep 1
 
 # In step mode, as make walkthrough runs it live, with an Enter ready for every pause:
 # the same script, and proof that each checkpoint is reached and paused at.
 checkpoints=$(grep -c '^[[:space:]]*checkpoint [0-9]' "$script" || true)
 for _ in $(seq "$checkpoints"); do echo; done >"$work/gdb-$name.enter"
-GDBPORT=$port timeout 300 "$top/vm/boot/gdb.sh" "$kernel" -batch -ex "set walkthrough-step on" \
+timeout 300 "$top/vm/boot/gdb.sh" "$kernel" -batch -ex "set walkthrough-step on" \
 	-x "$script" -ex "kill" <"$work/gdb-$name.enter" >"$transcript" 2>&1 || true
 cat "$transcript"
 
