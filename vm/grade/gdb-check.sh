@@ -16,8 +16,11 @@ script="$top/gdbscripts/$name.gdb"
 expect="$top/gdbscripts/$name.expect"
 if [ ! -f "$script" ] || [ ! -f "$expect" ]; then die "missing $script or $expect"; fi
 
-# The walkthrough's program as /run/prog, and a disk if the lab's tests use one.
+# The walkthrough's program as /run/prog, and a disk if the lab's tests use one. A
+# confined QEMU's folder holds them and its GDB socket, whose path must fit a unix
+# socket's 108 bytes: a short one under /tmp (the sandbox binds it back), not the run's.
 guest="$work/gdb-$name"
+if [ "$confine" = --confine ]; then guest=$(mktemp -d /tmp/walkthrough.XXXXXX); fi
 read -r -a disk_args <<<"$("$top/vm/boot/walkthrough-guest.sh" "$lab" "$name" "$guest")"
 
 # The stub: a free port of our own (never the GDBPORT a student's make qemu-gdb uses), so
@@ -40,12 +43,19 @@ setsid "$top/vm/boot/qemu.sh" --kernel "$kernel/bzImage" \
 	--initrd "$guest/initramfs.cpio.gz" --mode run "${stub[@]}" --timeout 600 \
 	--log "$work/gdb-$name.guest.log" "${disk_args[@]}" >/dev/null 2>&1 &
 qemu_pid=$!
-trap 'kill -- -"$qemu_pid" 2>/dev/null || true' EXIT
-# the stub is there once QEMU has made its socket (a confined QEMU starts in a sandbox)
-for _ in $(seq 100); do
+# shellcheck disable=SC2317 # run by the trap
+cleanup() {
+	kill -- -"$qemu_pid" 2>/dev/null || true
+	if [ -n "$socket" ]; then rm -rf "$guest"; fi
+}
+trap cleanup EXIT
+# The stub is there once QEMU has made its socket: a confined QEMU starts in a sandbox,
+# which takes seconds on a busy host (a minute is a hang, and GDB then says so).
+for _ in $(seq 600); do
 	if [ -z "$socket" ] || [ -S "$socket" ]; then break; fi
 	sleep 0.1
 done
+[ -z "$socket" ] || [ -S "$socket" ] || echo "gdb-check: the confined QEMU never opened its GDB socket in 60 s"
 sleep 1
 
 # In step mode, as make walkthrough runs it live, with an Enter ready for every pause:
