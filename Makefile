@@ -19,7 +19,7 @@ LABDIR := build/lab$(LAB)
 DISK ?=
 DISKARG := $(if $(DISK),--disk $(DISK))
 
-.PHONY: help deps doctor lab qemu qemu-gdb disk gdb walkthrough gdb-soak docs-check check check-loaded grade grade-all mutants release handin run-guest docs demo lint kselftest clean distclean
+.PHONY: help deps doctor lab qemu qemu-gdb disk gdb walkthrough gdb-soak docs-check check check-loaded grade grade-all gradescope mutants release handin run-guest docs demo lint kselftest clean distclean
 
 help: ## this list
 	@echo "Targets (LAB=n picks a lab, default the latest: $(LAB); labs: $(LABS)):"
@@ -67,6 +67,9 @@ grade-all: deps ## grade every HANDINS=dir/*.patch of lab LAB into results/labN-
 	@test -n "$(HANDINS)" || { echo "usage: make grade-all LAB=n HANDINS=dir [JOBS=j] [HOSTS=file]"; exit 2; }
 	@vm/grade/batch/grade-all.sh $(LAB) "$(HANDINS)" "$(or $(JOBS),1)" "$(HOSTS)"
 
+gradescope: deps ## a Gradescope autograder for lab LAB: build/gradescope/labN-autograder.zip (its README.md: the settings)
+	@vm/gradescope/package.sh $(LAB)
+
 release: ## the student edition: a git repository at OUT=dir with the solutions of labs < SOLVED=k only
 	@test -n "$(OUT)" && test -n "$(SOLVED)" || { echo "usage: make release OUT=dir SOLVED=k"; exit 2; }
 	@vm/release/release.sh "$(OUT)" "$(SOLVED)"
@@ -95,7 +98,7 @@ demo: deps ## the main job: build, boot, and run the demo in the guest
 	@vm/boot/demo.sh
 
 lint: ## shellcheck every script, and checkpatch every patch in patches/ and solutions/
-	@shellcheck -x vm/*.sh vm/*/*.sh vm/*/*/*.sh vm/boot/guest/init .ci/run labs/*/host/*.sh
+	@shellcheck -x vm/*.sh vm/*/*.sh vm/*/*/*.sh vm/boot/guest/init vm/gradescope/autograder/run_autograder .ci/run labs/*/host/*.sh
 	@vm/check/checkpatch.sh
 
 .PHONY: fuzz stress trinity

@@ -15,7 +15,7 @@ for p in "${pkgs[@]}"; do
 	fi
 done
 
-debdir="$here/../build/debs"
+debdir="${BUILD:-$here/../build}/debs" # BUILD: as vm/lib.sh says
 have_busybox() { ls "$debdir"/busybox-static_*_i386.deb >/dev/null 2>&1; }
 
 if [ "${#missing[@]}" -eq 0 ] && have_busybox; then

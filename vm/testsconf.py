@@ -3,6 +3,7 @@
 
     vm/testsconf.py LAB_DIR           every line, checked, as records (below)
     vm/testsconf.py LAB_DIR KIND      the records of one kind, without the kind
+    vm/testsconf.py LAB_DIR max-points  the lab's maximum for a hand-in (max_points())
 
 A record is one line of tab-separated fields, comments and blank lines gone, in the
 file's order, the challenge's lines last:
@@ -153,6 +154,15 @@ def columns(lab_dir):
     return tests, deliverables
 
 
+def max_points(lab_dir):
+    """A hand-in's maximum (what make grade prints after the slash): each test, exercise,
+    host check and panic test once a boot of the smp line, each GDB walkthrough once; the
+    optional challenge's hidden tests are apart."""
+    recs = records(lab_dir)
+    boots = len([r for r in recs if r[0] == "smp"][-1][1].split())
+    return sum(int(r[2]) * (boots if r[0] != "gdb" else 1) for r in recs if r[0] in GRADED)
+
+
 def main(argv):
     if len(argv) not in (2, 3):
         print("usage: vm/testsconf.py LAB_DIR [KIND]", file=sys.stderr)
@@ -162,6 +172,9 @@ def main(argv):
     except (ConfError, OSError) as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
+    if len(argv) == 3 and argv[2] == "max-points":
+        print(max_points(argv[1]))
+        return 0
     for r in recs:
         if len(argv) == 2:
             print("\t".join(r))

@@ -24,6 +24,8 @@
 # of mode 0700 (mktemp's). There a sandbox that cannot start (a bwrap that fails) must
 # give the hand-in the status grader-error, never a student's does-not-build, and make
 # grade-all must exit 3.
+# Then make gradescope's autograder grades the correct and the incomplete hand-in in the
+# same clone's build folder, where their kernels are look-ups (vm/check/gradescope.sh).
 # Prints one line per check; exit 1 when one fails.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -186,5 +188,10 @@ check graded-over-ssh "$([ "$over_ssh" -ge 1 ] && grep -q 'Accepted publickey' "
 kill "$sshd_pid"
 wait "$sshd_pid" 2>/dev/null || true
 sshd_pid=
+
+# Each hand-in's results.json, as Gradescope would get it, beside its row.
+n_json=$(find "$work/jobs/lab0-grades" -mindepth 2 -maxdepth 2 -name results.json | wc -l)
+check results-json-per-handin "$([ "$n_json" = 6 ] && echo 1 || echo 0)" "$n_json of 6 hand-ins have a results.json beside their logs"
+"$top/vm/check/gradescope.sh" "$clone/build" "$work/handins/correct.patch" "$work/handins/incomplete.patch" || failed=1
 [ "$failed" = 0 ] || echo "  (logs: ${work#"$top"/}/*.out)"
 exit "$failed"

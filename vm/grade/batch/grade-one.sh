@@ -16,7 +16,9 @@
 # copy_of_reference (the hand-in's change is the reference solution's, by git patch-id
 # --stable), the grader's commit, where the logs are (host:path), why (a status that is not
 # graded), and suspicious: what in the diff touches the grader's world, for a person to
-# read (vm/grade/batch/suspicious.py).
+# read (vm/grade/batch/suspicious.py), and seconds (how long grading took).
+# OUTDIR/STUDENT/row.json keeps the row, and results.json is the same grade as Gradescope's
+# autograder would upload it (vm/grade/batch/gradescope-json.py).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/vm/lib.sh"
@@ -29,6 +31,7 @@ out="$outdir/$student"
 rm -rf "$out"
 mkdir -p "$out"
 
+started=$(date +%s)
 patch_abs="$(cd "$(dirname "$patch")" && pwd)/$(basename "$patch")"
 rc=0
 TIMING_FILE="$out/timing.tsv" HANDIN_SLOT=$slot CHECK_RUN_DIR="$BUILD/check/run/grade-all-lab$lab-slot$slot" \
@@ -103,32 +106,40 @@ mapfile -t reference < <(find "$top/solutions/lab$lab" -maxdepth 1 -name '*.patc
 suspicious=$("$top/vm/grade/batch/suspicious.py" "$patch" "$top/labs" "${reference[@]}") || suspicious='["(the hand-in could not be read for this list)"]'
 
 VM_DIR="$top/vm" python3 - "$lab" "$student" "$status" "$out/results.tsv" "$top/labs/lab$lab" "$copy" \
-	"$(git -C "$top" rev-parse HEAD)" "$(hostname):$out" "$why" "$suspicious" "${written[@]}" <<'PY'
+	"$(git -C "$top" rev-parse HEAD)" "$(hostname):$out" "$why" "$suspicious" "$(($(date +%s) - started))" \
+	"${written[@]}" <<'PY' >"$out/row.json"
 import json, os, sys
 sys.dont_write_bytecode = True  # no __pycache__ in the harness: make check fingerprints it
 sys.path.insert(0, os.environ["VM_DIR"])
 from testsconf import columns
-lab, student, status, tsv, conf, copy, commit, logs, why, suspicious, *written = sys.argv[1:]
+from resultstsv import rows
+lab, student, status, tsv, conf, copy, commit, logs, why, suspicious, seconds, *written = sys.argv[1:]
 names = columns(conf)[0]
 points = {n: 0 for n in names}
 total = maximum = challenge = challenge_max = 0
-if os.path.exists(tsv):
-    for row in open(tsv):
-        f = row.rstrip("\n").split("\t")
-        if len(f) < 6 or f[0] != lab or f[3] not in points:
-            continue
-        got = int(f[5]) if f[4] == "PASS" else 0
-        points[f[3]] += got
-        if f[3].startswith("challenge:"):  # optional: apart from the lab's total
-            challenge, challenge_max = challenge + got, challenge_max + int(f[5])
-        else:
-            total, maximum = total + got, maximum + int(f[5])
+for row in rows(tsv, lab):
+    if row["test"] not in points:
+        continue
+    got = row["points"] if row["result"] == "PASS" else 0
+    points[row["test"]] += got
+    if row["test"].startswith("challenge:"):  # optional: apart from the lab's total
+        challenge, challenge_max = challenge + got, challenge_max + row["points"]
+    else:
+        total, maximum = total + got, maximum + row["points"]
 print(json.dumps({
     "student": student, "status": status, "tests": points, "total": total, "max": maximum,
     "challenge": challenge, "challenge_max": challenge_max,
     "written": {written[i]: (int(written[i + 1]) if written[i + 1].isdigit() else written[i + 1])
                 for i in range(0, len(written), 2)},
     "copy_of_reference": {"true": True, "false": False}.get(copy), "grader": commit, "logs": logs,
-    "why": why, "suspicious": json.loads(suspicious),
+    "why": why, "suspicious": json.loads(suspicious), "seconds": int(seconds),
 }))
 PY
+# The same grade for Gradescope (and for an instructor who uploads or compares): one file.
+# A results.json that cannot be made costs the row nothing: grade-all's table still has it.
+if ! "$top/vm/grade/batch/gradescope-json.py" "$lab" "$out/row.json" "$out/results.tsv" "$top" \
+	${LEADERBOARD_TSV:+"$LEADERBOARD_TSV"} >"$out/results.json"; then
+	warn "no results.json for $student (above)"
+	rm -f "$out/results.json"
+fi
+cat "$out/row.json"
