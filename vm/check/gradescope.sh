@@ -31,7 +31,7 @@ missing=()
 for f in setup.sh run_autograder README.md LAB primer.patch fibrils/Makefile fibrils/labs/lab0/challenge/challenge.conf; do
 	grep -qx "$f" <<<"$listing" || missing+=("$f")
 done
-leaked=$(grep -E '^fibrils/(solutions/lab[0-9]+/|labs/lab[0-9]+/wrong/)' <<<"$listing" | head -3 | paste -sd, -)
+leaked=$(grep -E '^fibrils/(solutions/lab[0-9]+/|labs/lab[0-9]+/wrong/)' <<<"$listing" | head -3 | paste -sd, - || true)
 check zip "$([ -n "$listing" ] && [ "${#missing[@]}" = 0 ] && [ -z "$leaked" ] && echo 1 || echo 0)" \
 	"$(grep -c . <<<"$listing") files; missing: ${missing[*]:-none}; a solution or wrong answer in it: ${leaked:-none}"
 
@@ -91,7 +91,7 @@ for name in ("correct", "incomplete", "nothing"):
             next((l for t in exercise for l in t["output"].splitlines() if "FAIL:" in l), "-"))
     else:
         ok = r.get("score") == 0 and "handin-lab0.patch" in r.get("output", "")
-        why = "score %s; output: %s" % (r.get("score"), r.get("output", "")[:90])
+        why = "score %s; output: %s" % (r.get("score"), r.get("output", "").replace("\n", " / ")[:120])
     print("%s\t%d\tschema-valid; %s" % (name, 1 if ok else 0, why))
 PY
 ) || verdicts=$'correct\t0\tthe results could not be read'

@@ -58,8 +58,9 @@ if [ "$status" = graded ] || [ "$status" = timeout ]; then
 	kernel=$(HANDIN_SLOT=$slot "$top/vm/kernel/kernel.sh" "$lab" start "$patch_abs" 2>/dev/null) || kernel=
 	solved=$("$top/vm/kernel/kernel.sh" "$lab" solved 2>/dev/null) || solved=
 	# The solved tree's last commits: the reference solution's, then the challenge answer's.
-	nsol=$(find "$top/solutions/lab$lab" -maxdepth 1 -name '*.patch' 2>/dev/null | wc -l)
-	nchal=$(find "$top/solutions/lab$lab/challenge" -name '*.patch' 2>/dev/null | wc -l)
+	# (an edition, the Gradescope autograder's, has no solutions/labN: no copy to compare)
+	nsol=$(find "$top/solutions/lab$lab" -maxdepth 1 -name '*.patch' 2>/dev/null | wc -l || true)
+	nchal=$(find "$top/solutions/lab$lab/challenge" -name '*.patch' 2>/dev/null | wc -l || true)
 	if [ -f "$kernel/commit" ] && [ -f "$solved/commit" ] && [ "$commits" -gt 0 ]; then
 		# the kernel change only: written work (handin/) would hide a copied solution
 		net_change() { git -C "$BUILD/src" diff "$1~$2" "$1~${3:-0}" -- . ':(exclude)handin' | git patch-id --stable | cut -d' ' -f1; }
