@@ -15,6 +15,10 @@ file's order, the challenge's lines last:
     start-build   OBJECT              the start tree is checked as this object alone
     handin-paths  PREFIX...           what a hand-in may change
     deliverable   FILE                written work, labs/labN/FILE its template
+    leaderboard   PROGRAM RESULT...   figures of a hand-in's kernel for a leaderboard:
+                                      labs/labN/bench/PROGRAM.c run under -icount, its
+                                      "RESULT NAME=value" lines of these NAMEs, lower
+                                      is better (guest instructions)
     test|exercise|gdb|panic|host  NAME  POINTS  FLAG   FLAG: "" or "exercise"
     challenge     NAME  POINTS  ""    a hidden test (challenge/challenge.conf)
 
@@ -79,6 +83,11 @@ def records(lab_dir):
             need(len(args) == 1, "one file")
             need(os.path.isfile(os.path.join(lab_dir, args[0])), "no template %s" % os.path.join(lab_dir, args[0]))
             out.append([kind, args[0]])
+        elif kind == "leaderboard":
+            need(len(args) >= 2, "a benchmark program and the RESULT names it reports")
+            need(os.path.isfile(os.path.join(lab_dir, "bench", args[0] + ".c")),
+                 "no %s" % os.path.join(lab_dir, "bench", args[0] + ".c"))
+            out.append([kind, args[0], " ".join(args[1:])])
         elif kind in GRADED:
             need(len(args) >= 2 and args[1].isdigit(), "'%s %s' has no points" % (kind, args[0] if args else ""))
             flag = args[2] if len(args) > 2 else ""

@@ -7,6 +7,8 @@
 #   wall    no -icount: the clock is the host's, figures are TCG (or KVM) wall time:
 #           indicative only, they move with the host's load.
 # Fails when a benchmark fails, or the kernel logs a problem (vm/logscan.sh).
+# CONFINE=1: the kernel is a hand-in's (a leaderboard, vm/grade/batch/leaderboard.sh):
+# QEMU runs confined (vm/boot/qemu.sh --confine).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
@@ -20,11 +22,13 @@ wall) extra="" ;;
 esac
 
 log="$out.log"
+confine=()
+[ "${CONFINE:-0}" != 1 ] || confine=(--confine)
 t0=$(date +%s)
 set +e
 QEMU_EXTRA="${QEMU_EXTRA:-} $extra" APPEND="lab.timeout=900 ${APPEND:-}" \
 	"$top/vm/boot/qemu.sh" --kernel "$kernel" --initrd "$initrd" --mode test --smp 1 \
-	--timeout "${BENCH_TIMEOUT:-1800}" --log "$log" >/dev/null
+	--timeout "${BENCH_TIMEOUT:-1800}" --log "$log" "${confine[@]}" >/dev/null
 rc=$?
 set -e
 say "benchmarks ($clock clock): the guest ran $(($(date +%s) - t0)) s, log ${log#"$top"/}"

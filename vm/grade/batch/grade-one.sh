@@ -18,7 +18,8 @@
 # graded), and suspicious: what in the diff touches the grader's world, for a person to
 # read (vm/grade/batch/suspicious.py), and seconds (how long grading took).
 # OUTDIR/STUDENT/row.json keeps the row, and results.json is the same grade as Gradescope's
-# autograder would upload it (vm/grade/batch/gradescope-json.py).
+# autograder would upload it (vm/grade/batch/gradescope-json.py), with a leaderboard where
+# the lab has one (leaderboard.tsv, vm/grade/batch/leaderboard.sh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/vm/lib.sh"
@@ -101,6 +102,15 @@ for file in $deliverables; do
 	fi
 done
 
+# A leaderboard (tests.conf "leaderboard" lines, Lab 5): the hand-in's kernel under
+# -icount, ranked in results.json, never graded (vm/grade/batch/leaderboard.sh).
+leaderboard=
+if [ "$status" = graded ] && [ -n "$kernel" ] && [ -n "$("$top/vm/testsconf.py" "$top/labs/lab$lab" leaderboard)" ]; then
+	if "$top/vm/grade/batch/leaderboard.sh" "$lab" "$kernel" "$out/leaderboard.tsv" >"$out/leaderboard.out" 2>&1; then
+		leaderboard="$out/leaderboard.tsv"
+	fi
+fi
+
 # What in the hand-in touches the grader's world (test names, comm, exit codes, the
 # nonce, the debug-exit port), for a person to read; lines the reference adds too are not.
 mapfile -t reference < <(find "$top/solutions/lab$lab" -maxdepth 1 -name '*.patch' 2>/dev/null | sort)
@@ -139,7 +149,7 @@ PY
 # The same grade for Gradescope (and for an instructor who uploads or compares): one file.
 # A results.json that cannot be made costs the row nothing: grade-all's table still has it.
 if ! "$top/vm/grade/batch/gradescope-json.py" "$lab" "$out/row.json" "$out/results.tsv" "$top" \
-	${LEADERBOARD_TSV:+"$LEADERBOARD_TSV"} >"$out/results.json"; then
+	${leaderboard:+"$leaderboard"} >"$out/results.json"; then
 	warn "no results.json for $student (above)"
 	rm -f "$out/results.json"
 fi
