@@ -19,7 +19,7 @@ LABDIR := build/lab$(LAB)
 DISK ?=
 DISKARG := $(if $(DISK),--disk $(DISK))
 
-.PHONY: help deps doctor lab qemu qemu-gdb disk gdb walkthrough gdb-soak docs-check check check-loaded grade grade-all gradescope mutants release handin run-guest docs demo lint kselftest clean distclean
+.PHONY: help deps doctor lab qemu qemu-gdb disk gdb walkthrough gdb-soak docs-check check check-loaded grade grade-all gradescope hint mutants release handin run-guest docs demo lint kselftest clean distclean
 
 help: ## this list
 	@echo "Targets (LAB=n picks a lab, default the latest: $(LAB); labs: $(LABS)):"
@@ -56,6 +56,9 @@ check: deps ## grade every lab (or LAB=n; SUBMISSION=file.patch grades a student
 
 check-loaded: deps ## make check with LOAD busy loops beside it (default one per CPU): verdicts must not need a quiet host [LAB=n]
 	@vm/check/check-loaded.sh "$(if $(filter command line environment,$(origin LAB)),$(LAB))" "$(LOAD)"
+
+hint: ## the next hint of exercise EX of lab LAB, one at a time (no EX: how many each exercise has)
+	@vm/grade/hint.sh $(LAB) $(EX)
 
 grade: deps ## grade your own lab LAB tree (build/labN/src, committed or not) as make check would
 	@vm/grade/grade-own.sh $(LAB)

@@ -219,6 +219,10 @@ if [ -z "$submission" ]; then
 	# this run graded each lab's solved tree out of.
 	tables_check() { "$top/vm/check/handout-tables.sh" "$results/results.tsv"; }
 	after_check tables_check other "handout grading tables" "handout grading tables"
+	# Every handout's contract box (what a hand-in may change, the names the grader and
+	# the walkthroughs depend on) is what tests.conf, the tests and the walkthroughs give.
+	contract_check() { "$top/vm/check/contract.py" --check; }
+	after_check contract_check other "handout contracts" "handout contracts (vm/check/contract.py --write)"
 	# Every exercise test that failed on a start tree said what it expected and got, and
 	# no passing check prints a line that reads as an error (a stale errno).
 	shopt -s nullglob

@@ -9,7 +9,10 @@
 #     make grade LAB=0 gives full marks;
 #  4. make handin LAB=0, then make check LAB=0 SUBMISSION=handin-lab0.patch (the
 #     instructor's command, run in the edition): the same rows as make grade.
-# And no hand-written wrong answers (labs/labN/wrong/) are in the edition.
+# And no hand-written wrong answers (labs/labN/wrong/) are in the edition; its hints stay
+# folded (no handout holds a <details> block; make hint shows one hint at a time, and make
+# grade reports the hints taken); in a SOLVED=4 edition docs/lab4.md states no
+# exercise's approach (those paragraphs are solution sections).
 # Prints one line per check; exit 1 when one fails.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -50,6 +53,18 @@ git -C "$student_build/src" config gc.auto 0
 # own make deps still runs, and finds nothing missing.
 mkdir -p "$student_build/debs"
 cp "$BUILD"/debs/busybox-static_*_i386.deb "$student_build/debs/"
+# Hints: none in a handout; one at a time from make hint.
+details=$(grep -l '<details>' "$work"/student/labs/*/README.md | tr '\n' ' ' || true)
+BUILD=$student_build make -s -C "$work/student" hint LAB=4 EX=5 >"$work/hint.out" 2>&1 || true
+shown=$(head -1 "$work/hint.out")
+check hints-folded "$([ -z "$details" ] && [[ "$shown" == "Lab 4, exercise 5: hint 1 of "* ]] && ! grep -q '^## Hint' "$work/hint.out" && echo 1 || echo 0)" \
+	"handouts with a <details> block: ${details:-none}; make hint LAB=4 EX=5: ${shown:-nothing}"
+"$top/vm/release/release.sh" "$work/student4" 4 >"$work/release4.out" 2>&1 || { cat "$work/release4.out"; die "make release SOLVED=4 failed"; }
+approach=$(sed -n '/^## The holes/,/^## [^T]/p' "$work/student4/docs/lab4.md" | grep -c -E '\*(Approach|Where):\*' || true)
+check no-approach-in-edition "$([ "$approach" = 0 ] && grep -q -E '\*(Approach|Where):\*' "$top/docs/lab4.md" && echo 1 || echo 0)" \
+	"SOLVED=4 edition: $approach exercise approach line(s) in docs/lab4.md's exercises section"
+rm -rf "$work/student4"
+
 # score OUT: the "got/max" of make grade's last line.
 score() { sed -n 's/^Score: lab 0 own: \([0-9]*\/[0-9]*\)$/\1/p' "$1" | tail -1; }
 
@@ -58,6 +73,8 @@ check compile-commands "$([ -s "$student_build/lab0/compile_commands.json" ] && 
 	"build/lab0/compile_commands.json: $(grep -c '"file"' "$student_build/lab0/compile_commands.json" 2>/dev/null || echo 0) files"
 BUILD=$student_build make -C "$work/student" grade LAB=0 >"$work/grade-start.out" 2>&1 || true
 before=$(score "$work/grade-start.out")
+check grade-reports-hints "$(grep -q '^Hints taken (for you; not graded): .*EX=1 0 of ' "$work/grade-start.out" && echo 1 || echo 0)" \
+	"$(grep '^Hints taken' "$work/grade-start.out" || echo 'make grade printed no hints line')"
 exercise_failed=$(grep -c 'kstack_status .*FAIL' "$work/grade-start.out" || true)
 check grade-start-tree "$([ -n "$before" ] && [ "${before%/*}" -lt "${before#*/}" ] && [ "$exercise_failed" -ge 1 ] && echo 1 || echo 0)" \
 	"score $before, the exercise failed in $exercise_failed boot(s)"

@@ -7,7 +7,8 @@
 #      walkthroughs run;
 #   3. warns about files your hand-in may not change (tests.conf handin-paths): make
 #      check SUBMISSION= would refuse it.
-# Results: results/grade/results.tsv and the guest logs beside it; the last line is the score.
+# Results: results/grade/results.tsv and the guest logs beside it; the score is the
+# "Score:" line, and after it the hints you took (make hint; for you, never graded).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/vm/lib.sh"
@@ -52,4 +53,7 @@ commit=$(git -C "$src" commit-tree "$tree" -p HEAD -m "make grade: lab $lab as b
 results="$top/results/grade"
 mkdir -p "$results"
 rm -f "$results/results.tsv"
-KERNEL_DIR="$BUILD/lab$lab/kernel" RESULTS_DIR=$results "$top/vm/grade/check-lab.sh" "$lab" own
+rc=0
+KERNEL_DIR="$BUILD/lab$lab/kernel" RESULTS_DIR=$results "$top/vm/grade/check-lab.sh" "$lab" own || rc=$?
+"$top/vm/grade/hint.sh" --taken "$lab"
+exit "$rc"

@@ -15,6 +15,9 @@
  * call is the oracle, whatever the kernel's configuration.
  * Nothing here blocks, so a kernel that accepts a bad request only gives a completion
  * (which the test collects): it fails cleanly.
+ * Contract: a bad syscall_nr gives ENOSYS and a bad nr_args EINVAL from asys_submit
+ *   itself, before anything of the request is allocated or started; a batch returns the
+ *   count started before its first bad request, and starts nothing after it.
  */
 #include <limits.h>
 #include <sys/ioctl.h>

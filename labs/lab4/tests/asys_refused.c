@@ -20,6 +20,9 @@
  * Refused for their arguments: io_uring_enter with a signal mask, close_range with
  * CLOSE_RANGE_UNSHARE. And while calls run, the main chain's own unshare(), setns() and
  * close_range(CLOSE_RANGE_UNSHARE) give EBUSY.
+ * Contract: a refused call gets EINVAL from asys_submit itself (-1, errno EINVAL), and
+ *   nothing of it runs; the main chain's setns(-1, 0) while a call runs gives EBUSY, not
+ *   the EBADF of looking the file descriptor up: the busy check comes first.
  */
 #include <fcntl.h>
 #include <sched.h>
