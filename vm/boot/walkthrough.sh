@@ -2,7 +2,8 @@
 # A GDB walkthrough, live, for a lecture: vm/boot/walkthrough.sh LAB [NAME]
 #   NAME    the walkthrough, gdbscripts/NAME.gdb (default: the lab's first, tests.conf)
 # Environment:
-#   KERNEL=solved  the lab's solved kernel, as make check builds it (default)
+#   KERNEL=solved  the lab's solved kernel, as make check builds it (default; in a student
+#                  edition without the lab's solution, own is)
 #   KERNEL=own     your own build of the lab, build/labN/obj (make lab LAB=N)
 #   STEP=0         run the script without pausing (it still stops at its breakpoints)
 #   BYHAND=1       open GDB without the script, to type the handout's steps yourself
@@ -29,7 +30,14 @@ script="$top/gdbscripts/$name.gdb"
 target="$top/gdbscripts/targets/$name.c"
 if [ ! -f "$script" ] || [ ! -f "$target" ]; then die "no walkthrough $name ($script, $target)"; fi
 
-case "${KERNEL:-solved}" in
+# A student edition without this lab's solution walks through the student's own kernel.
+default_kernel=solved
+solved_k=$(edition_solved)
+if [ -n "$solved_k" ] && [ "$lab" -ge "$solved_k" ]; then
+	default_kernel=own
+	[ -n "${KERNEL:-}" ] || say "this edition has no lab $lab solution yet (RELEASE: SOLVED=$solved_k): your own kernel, build/lab$lab (KERNEL=own)"
+fi
+case "${KERNEL:-$default_kernel}" in
 solved)
 	# kernel.sh prints the folder of the built kernel last
 	kernel=$("$top/vm/kernel/kernel.sh" "$lab" solved | tail -1) ;;
