@@ -13,11 +13,11 @@ the paths it names, hold in EDITION, a student edition made with make release SO
     a numbered step that starts with it, or an inline `make ...` after "run", "type",
     "use", "with" or "then") is a target of the edition's Makefile, and none of them
     needs the reference solution of lab LAB or later, which the edition does not have:
-    make bench, make trinity and make kselftest; make run-guest (of lab LAB= or this
+    make trinity and make kselftest; make run-guest (of lab LAB= or this
     one), make fuzz and make stress (Lab 4's) without MINE=1, which boot the reference
     kernel; make check without SUBMISSION= (it skips the labs it has no solution of).
-    make demo and make walkthrough run what the edition has (vm/boot/demo.sh,
-    vm/boot/walkthrough.sh);
+    make demo, make walkthrough and make bench run what the edition has
+    (vm/boot/demo.sh, vm/boot/walkthrough.sh, vm/bench/bench.sh: the student's own tree);
   - a line that says the command or path is the instructor's ("instructor", "once the
     lab is due", "after the deadline") is not the student's, and is not checked.
 Prints each finding as "labs/labN/README.md:LINE: what"; exit 1 when there is one.
@@ -33,7 +33,7 @@ REPO_PATH = re.compile(r"`((?:labs|docs|vm|gdbscripts|patches|solutions|results|
 # an inline `make ...` the prose tells the student to run (not one it talks about)
 INLINE_MAKE = re.compile(r"(?:\b(?:[Rr]un|[Tt]ype|[Uu]se|[Ww]ith|[Tt]hen)\s+|^\s*\d+\.\s+)`(make [^`]*)`")
 NOT_STUDENTS = re.compile(r"instructor|once the lab is due|after the deadline|after its deadline", re.I)
-NEEDS_REFERENCE = {"bench", "trinity", "kselftest"}
+NEEDS_REFERENCE = {"trinity", "kselftest"}
 # target: the lab whose reference kernel it boots without MINE=1 (None: LAB=, or the
 # handout's lab)
 NEEDS_MINE = {"run-guest": None, "fuzz": 4, "stress": 4}
