@@ -12,7 +12,8 @@
 # And no hand-written wrong answers (labs/labN/wrong/) are in the edition; its hints stay
 # folded (no handout holds a <details> block; make hint shows one hint at a time, and make
 # grade reports the hints taken); in a SOLVED=4 edition docs/lab4.md states no
-# exercise's approach (those paragraphs are solution sections).
+# exercise's approach (those paragraphs are solution sections); and each lab's handout,
+# read in a SOLVED=n edition, names no command or path that does not work there.
 # Prints one line per check; exit 1 when one fails.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -64,6 +65,21 @@ approach=$(sed -n '/^## The holes/,/^## [^T]/p' "$work/student4/docs/lab4.md" | 
 check no-approach-in-edition "$([ "$approach" = 0 ] && grep -q -E '\*(Approach|Where):\*' "$top/docs/lab4.md" && echo 1 || echo 0)" \
 	"SOLVED=4 edition: $approach exercise approach line(s) in docs/lab4.md's exercises section"
 rm -rf "$work/student4"
+# Each lab's handout, walked in the edition its students have (SOLVED=n): the commands
+# it tells them to run and the paths it names hold there (vm/check/handout-walk.py).
+walk_bad=()
+for conf in "$top"/labs/lab[0-9]*/tests.conf; do
+	n=$(basename "$(dirname "$conf")")
+	n=${n#lab}
+	"$top/vm/release/release.sh" "$work/walk$n" "$n" >"$work/walk$n.out" 2>&1 || { walk_bad+=("lab $n: make release SOLVED=$n failed"); continue; }
+	"$top/vm/check/handout-walk.py" "$work/walk$n" "$n" >>"$work/handout-walk.out" 2>&1 || walk_bad+=("lab $n")
+	rm -rf "$work/walk$n"
+done
+if [ "${#walk_bad[@]}" = 0 ]; then
+	check handout-walk 1 "every lab's handout holds in its own edition"
+else
+	check handout-walk 0 "${walk_bad[*]}: $(grep ':[0-9]*: ' "$work/handout-walk.out" | head -3 | tr '\n' ' ')"
+fi
 
 # score OUT: the "got/max" of make grade's last line.
 score() { sed -n 's/^Score: lab 0 own: \([0-9]*\/[0-9]*\)$/\1/p' "$1" | tail -1; }
