@@ -46,8 +46,16 @@ def code_of(line):
 def walkthrough(name):
     """(breaks: [(function, [names read])], frames: [function]) of gdbscripts/NAME."""
     breaks, current = [], None
+    in_python = False
     with open(os.path.join(TOP, "gdbscripts", name + ".gdb")) as f:
         for raw in f:
+            # a python ... end block names Python's variables, not the kernel's
+            if re.match(r"^\s*python\s*$", raw):
+                in_python = True
+                continue
+            if in_python:
+                in_python = not re.match(r"^\s*end\s*$", raw)
+                continue
             line = code_of(raw)
             m = BREAK.match(line)
             if m:

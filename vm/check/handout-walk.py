@@ -52,10 +52,20 @@ def commands(lines):
             fenced = not fenced
             continue
         code = fenced or line.startswith("    ") or line.startswith("\t")
-        if code and line.strip().startswith("make "):
-            yield n, line.strip().split("#", 1)[0].strip()
+        # a command line, perhaps after VAR=value words: QEMU_EXTRA="..." make run-guest ...
+        m = re.match(r'^\s*(?:[A-Z_]+=(?:"[^"]*"|\S+)\s+)*(make\s.*)$', line) if code else None
+        if m:
+            yield n, m.group(1).split("#", 1)[0].strip()
+            continue
+        seen = set()
         for m in INLINE_MAKE.finditer(line):
+            seen.add(m.group(1))
             yield n, m.group(1)
+        # a command that boots a kernel is one to run wherever the prose names it
+        for m in re.finditer(r"`((?:[A-Z_]+=\S+\s+)*make (?:run-guest|fuzz|stress)\b[^`]*)`", line):
+            cmd = re.sub(r"^(?:[A-Z_]+=\S+\s+)*", "", m.group(1))
+            if cmd not in seen:
+                yield n, cmd
 
 
 def walk(edition, lab):
