@@ -7,7 +7,7 @@ the paths it names, hold in EDITION, a student edition made with make release SO
     patches/, solutions/; a * is a glob) exists in the edition;
   - a path under build/ is one the student's own commands make (build/labN/..., the
     student's trees and builds; build/hints, build/docs, build/debs, build/demo,
-    build/disk.img); a path under results/ is one make grade
+    build/bench, build/disk.img); a path under results/ is one make grade
     writes (results/grade/...);
   - every "make TARGET" a command line of the handout runs (an indented or fenced line,
     a numbered step that starts with it, or an inline `make ...` after "run", "type",
@@ -82,7 +82,7 @@ def walk(edition, lab):
             path = path.rstrip(".,:;)")
             top = path.split("/", 1)[0]
             if top == "build":
-                if not re.match(r"build/(lab[0-9]+|hints|docs|debs|demo|disk\.img)(/|$)", path):
+                if not re.match(r"build/(lab[0-9]+|hints|docs|debs|demo|bench|disk\.img)(/|$)", path):
                     out.append("%s:%d: `%s`: no command of a student's makes it" % (rel, n, path))
                 continue
             if top == "results":
