@@ -2,7 +2,7 @@
 # make grade LAB=n: grade your own lab n tree, build/labN/src, committed or not, with the
 # tests, points and kernel-health rules of make check (vm/grade/check-lab.sh).
 #   1. builds the tree incrementally in its own build folder, build/labN/obj (a few
-#      changed files: a minute or two);
+#      changed files: under a minute; include/linux/sched.h: 4.5 to 10 minutes);
 #   2. grades that kernel: every test must pass, as for a hand-in, and the GDB
 #      walkthroughs run;
 #   3. warns about files your hand-in may not change (tests.conf handin-paths): make
