@@ -62,7 +62,8 @@ def commands(lines):
             seen.add(m.group(1))
             yield n, m.group(1)
         # a command that boots a kernel is one to run wherever the prose names it
-        for m in re.finditer(r"`((?:[A-Z_]+=\S+\s+)*make (?:run-guest|fuzz|stress)\b[^`]*)`", line):
+        # (make run-guest only with its PROG=: without one it is the target's name, not a command)
+        for m in re.finditer(r"`((?:[A-Z_]+=\S+\s+)*make (?:run-guest [^`]*PROG=|fuzz|stress)\b[^`]*)`", line):
             cmd = re.sub(r"^(?:[A-Z_]+=\S+\s+)*", "", m.group(1))
             if cmd not in seen:
                 yield n, cmd
