@@ -4,7 +4,7 @@
 # (labs/labLAB/bench/PROGRAM.c) and the RESULT lines of it that count; each runs in one
 # guest of the hand-in's kernel (the folder KERNEL, vm/kernel/kernel.sh's) under
 # -icount, confined, with vm/bench's own runner. Guest instructions do not depend on the
-# machine or its load (two runs of one kernel differ by about 0.1%), so they rank
+# machine or its load (three runs of one kernel were within 0.3%), so they rank
 # students fairly; they are the graded (debug)
 # kernel's, not make bench's figures, and they are never graded.
 # Writes OUT.tsv, "name<TAB>value<TAB>asc" (lower is better) a row, when the lab has a
