@@ -44,6 +44,18 @@ handin_path_allowed() {
 	return "$ok"
 }
 
+# worktree_tree SRC: the tree of the git worktree SRC as it is, committed or not, made with
+# a throw-away index, so that its branch, index and stash stay as they were (make grade
+# builds it, make bench in a student edition measures it). Prints the tree's id.
+worktree_tree() {
+	local index rc=0
+	index=$(mktemp)
+	{ GIT_INDEX_FILE=$index git -C "$1" read-tree HEAD && GIT_INDEX_FILE=$index git -C "$1" add -A &&
+		GIT_INDEX_FILE=$index git -C "$1" write-tree; } || rc=$?
+	rm -f "$index"
+	return "$rc"
+}
+
 # results_row FILE LAB VARIANT BOOT TEST PASS|FAIL POINTS WHY LOG: one graded row of
 # results.tsv, a TSV whose first line names the columns (written with the first row):
 #   lab variant boot test result points why log

@@ -32,13 +32,8 @@ if [ -z "${BENCH_KERNEL:-}" ] && [ -n "$solved_k" ] && [ "$solved_k" -le 7 ]; th
 	say "this edition has no fully solved tree (RELEASE: SOLVED=$solved_k): measuring your own lab $solved_k tree, build/lab$solved_k/src, as it is"
 	rm -rf "$work/src"
 	mkdir -p "$work/src"
-	# the tree as it is, committed or not: a throw-away index, as make grade does
-	index=$(mktemp)
-	GIT_INDEX_FILE=$index git -C "$own" read-tree HEAD
-	GIT_INDEX_FILE=$index git -C "$own" add -A
-	tree=$(GIT_INDEX_FILE=$index git -C "$own" write-tree)
-	rm -f "$index"
-	git -C "$own" archive --format=tar "$tree" | tar -x -C "$work/src"
+	# the tree as it is, committed or not, as make grade builds it
+	git -C "$own" archive --format=tar "$(worktree_tree "$own")" | tar -x -C "$work/src"
 	"$top/vm/kernel/build-kernel.sh" "$work/src" "$work/obj" "$top/vm/kernel/config/bench.config"
 	kernel="$work/obj/arch/x86/boot/bzImage"
 	desc="your lab $solved_k tree (build/lab$solved_k/src), with vm/kernel/config/bench.config"

@@ -15,27 +15,12 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the harness: make check fingerprints it
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from guestlog import tests_of  # noqa: E402  (vm/, one floor down)
+
 SAYS_WHAT = re.compile(r"expected|got|want|returned|watchdog.*step|\([^)]*\d[^)]*\)[^<]*<--",
                        re.IGNORECASE)
-
-
-def tests_of(log):
-    """(name, output lines, ok) for each test of a guest log."""
-    current, lines = None, []
-    with open(log, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            m = re.match(r"# running (\S+)", line)
-            if m:
-                current, lines = m.group(1), []
-                continue
-            m = re.match(r"(not ok|ok) \d+ - (\S+)", line)
-            if m and current == m.group(2):
-                yield current, lines, m.group(1) == "ok"
-                current = None
-                continue
-            if current:
-                lines.append(line[2:] if line.startswith("# ") else line)
 
 
 def main(logs):

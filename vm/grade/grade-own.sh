@@ -39,14 +39,9 @@ say "built in $(($(date +%s) - t0)) s"
 
 # The grader reads a kernel folder (vm/kernel/kernel-folder.sh, the layout's one writer):
 # make grade's is links into the build folder, with the commit its host checks read the
-# source from: a commit of the working tree as it is, made with a throw-away index, so
-# your branch, index and stash stay as they were.
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-index="$scratch/index"
-GIT_INDEX_FILE=$index git -C "$src" read-tree HEAD
-GIT_INDEX_FILE=$index git -C "$src" add -A
-tree=$(GIT_INDEX_FILE=$index git -C "$src" write-tree)
+# source from: a commit of the working tree as it is (vm/lib.sh worktree_tree), so your
+# branch, index and stash stay as they were.
+tree=$(worktree_tree "$src")
 commit=$(git -C "$src" commit-tree "$tree" -p HEAD -m "make grade: lab $lab as built")
 "$top/vm/kernel/kernel-folder.sh" own "$obj" "$src" "$commit" "$BUILD/lab$lab/kernel"
 

@@ -104,11 +104,12 @@ done
 
 # A leaderboard (tests.conf "leaderboard" lines, Lab 5): the hand-in's kernel under
 # -icount, ranked in results.json, never graded (vm/grade/batch/leaderboard.sh).
+# (leaderboard.sh writes no file for a lab without one.)
 leaderboard=
-if [ "$status" = graded ] && [ -n "$kernel" ] && [ -n "$("$top/vm/testsconf.py" "$top/labs/lab$lab" leaderboard)" ]; then
-	if "$top/vm/grade/batch/leaderboard.sh" "$lab" "$kernel" "$out/leaderboard.tsv" >"$out/leaderboard.out" 2>&1; then
-		leaderboard="$out/leaderboard.tsv"
-	fi
+if [ "$status" = graded ] && [ -n "$kernel" ] &&
+	"$top/vm/grade/batch/leaderboard.sh" "$lab" "$kernel" "$out/leaderboard.tsv" >"$out/leaderboard.out" 2>&1 &&
+	[ -f "$out/leaderboard.tsv" ]; then
+	leaderboard="$out/leaderboard.tsv"
 fi
 
 # What in the hand-in touches the grader's world (test names, comm, exit codes, the

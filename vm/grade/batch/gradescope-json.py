@@ -30,6 +30,7 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the harness: make check fingerprints it
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 from resultstsv import rows  # noqa: E402  (vm/, one floor down)
+from guestlog import tests_of  # noqa: E402
 
 # The statuses that are the grader's failure, not the hand-in's (grade-one.sh, grade-all.sh).
 GRADER_FAULT = ("grader-error", "not-graded", "grader-mismatch")
@@ -52,21 +53,6 @@ def read_text(path):
         return None
 
 
-def test_lines(log, name):
-    """The lines test NAME printed in a guest log: from '# running NAME' to its result line."""
-    out, on = [], False
-    for line in log:
-        if line == "# running " + name:
-            on = True
-            continue
-        if on and (line.startswith("ok ") or line.startswith("not ok ")) and (" - %s #" % name) in line:
-            out.append(line)
-            break
-        if on:
-            out.append(line)
-    return out
-
-
 def explain(row, top):
     """The grader's reason and the log lines that explain a row, for its output."""
     words = []
@@ -82,14 +68,12 @@ def explain(row, top):
         words.append("(its log, %s, is not here)" % row["log"])
         return "\n".join(words)
     name = row["test"]
-    if name.startswith("gdb:"):
-        lines = log[-15:]
-    elif name.startswith("challenge:"):
-        lines = test_lines(log, name[len("challenge:"):])
-    elif log_path.endswith(".log") and any(line == "# running " + name for line in log):
-        lines = test_lines(log, name)
-    else:  # a host check's output, or a panic test's own boot
-        lines = log[-15:]
+    if name.startswith("challenge:"):
+        name = name[len("challenge:"):]
+    # a guest test's own lines; a walkthrough's, host check's or panic boot's last ones
+    own = [out for test, out, _ in tests_of(log_path, unfinished=True) if test == name] \
+        if not name.startswith("gdb:") and log_path.endswith(".log") else []
+    lines = own[-1] if own else log[-15:]
     failed = [line for line in lines if "FAIL" in line]
     if failed and row["result"] != "PASS":
         words.append("Failed checks:")
