@@ -124,4 +124,80 @@ static inline void asys_req(struct asys_input *r, int nr, unsigned long cookie,
 	r->args = args;
 }
 
+/*
+ * Lab 8: a completion ring in your own memory (patch 8; i386 system calls 453, 454).
+ *
+ * asys_ring_setup(ring, entries) registers ring for the calling thread: from then on the
+ * kernel writes each completion of this thread into ring->cqes[tail % entries] and then
+ * moves ring->tail on, and you read the entries from ring->head up to tail and move head
+ * on yourself: a call that did not block costs no asys_await_completion(). The memory
+ * must be 8-byte aligned, writable, ASYS_RING_BYTES(entries) long, and stays pinned until
+ * the ring is unregistered (asys_ring_setup(NULL, 0)), or the thread execs or exits.
+ *
+ *   0   registered (the kernel wrote head = tail = 0, mask = entries - 1, flags = 0)
+ *   -1  errno EINVAL: entries is 0, not a power of two, or above ASYS_RING_MAX_ENTRIES;
+ *       ring is not 8-byte aligned
+ *       errno EBUSY: a ring is registered already, or calls are pending or completions
+ *       queued (asys_ring_setup(NULL, 0) gives EBUSY while calls run)
+ *       errno EFAULT: the memory cannot be written (not mapped, read-only)
+ *
+ * With a ring, asys_submit() gives EAGAIN for a call that could find the ring full when it
+ * ends (running calls plus unread entries reach its size): no completion is ever lost.
+ * asys_await_completion() still works: it reads the ring for you.
+ *
+ * asys_ring_wait(min) sleeps until the ring holds at least min unread entries, or until no
+ * running call can bring more, and returns how many it holds. EINVAL without a ring or for
+ * min above its size; EINTR for a signal; EOVERFLOW when completions wait in the kernel
+ * queue because you moved head back (collect them with asys_await_completion()).
+ *
+ * The two rules of order (io_uring's): the kernel writes an entry, then publishes it with a
+ * release store of tail; you acquire tail before you read entries, and release head after.
+ */
+#ifndef __NR_asys_ring_setup
+#define __NR_asys_ring_setup		453
+#endif
+#ifndef __NR_asys_ring_wait
+#define __NR_asys_ring_wait		454
+#endif
+
+struct asys_ring {
+	unsigned int		head;	/* next entry to read: yours */
+	unsigned int		tail;	/* next entry the kernel fills: the kernel's */
+	unsigned int		mask;	/* entries - 1 */
+	unsigned int		flags;	/* 0 */
+	struct asys_completion	cqes[];
+};
+
+#define ASYS_RING_MAX_ENTRIES	4096
+#define ASYS_RING_BYTES(entries) \
+	(sizeof(struct asys_ring) + (entries) * sizeof(struct asys_completion))
+
+static inline long asys_ring_setup(struct asys_ring *ring, unsigned int entries)
+{
+	return syscall(__NR_asys_ring_setup, ring, entries);
+}
+
+static inline long asys_ring_wait(unsigned int min_complete)
+{
+	return syscall(__NR_asys_ring_wait, min_complete);
+}
+
+/* asys_ring_ready(ring): the entries published and not read yet (acquires tail). */
+static inline unsigned int asys_ring_ready(struct asys_ring *ring)
+{
+	return __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE) - ring->head;
+}
+
+/* asys_ring_entry(ring, i): the i-th unread entry, 0 the oldest. */
+static inline struct asys_completion *asys_ring_entry(struct asys_ring *ring, unsigned int i)
+{
+	return &ring->cqes[(ring->head + i) & ring->mask];
+}
+
+/* asys_ring_consume(ring, n): n entries read; the kernel may reuse them (releases head). */
+static inline void asys_ring_consume(struct asys_ring *ring, unsigned int n)
+{
+	__atomic_store_n(&ring->head, ring->head + n, __ATOMIC_RELEASE);
+}
+
 #endif

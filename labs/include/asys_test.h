@@ -259,4 +259,62 @@ static inline long asys_timed_await(struct asys_completion *comp, int ms, int *t
 	return r;
 }
 
+/*
+ * asys_first_unused_nr(): the first i386 system call number from 451 on that this kernel
+ * answers with ENOSYS synchronously: where the table ends. 453 on Labs 4 to 7; past the
+ * ring's calls (453, 454) on Lab 8's kernel. Every argument is ~0, which each asys call
+ * refuses with EINVAL without a side effect.
+ */
+static inline int asys_first_unused_nr(void)
+{
+	int nr;
+
+	for (nr = __NR_asys_submit; nr < 1024; nr++) {
+		errno = 0;
+		if (syscall(nr, ~0UL, ~0UL, ~0UL, ~0UL, ~0UL, ~0UL) == -1 && errno == ENOSYS)
+			return nr;
+	}
+	return 1024;
+}
+
+/*
+ * Lab 8's boots "N+ring" run the ABI's tests again with a completion ring registered:
+ * lab.ring=ENTRIES on the kernel command line, which the guest's init hands on as
+ * ASYS_TEST_RING. Before main(), the test's main thread registers a ring of that size;
+ * the tests then run unchanged, their completions written into the ring and
+ * asys_await_completion() reading it for them. A ring that cannot be registered fails the
+ * test before it starts.
+ */
+static unsigned char asys_test_ring_mem[ASYS_RING_BYTES(ASYS_RING_MAX_ENTRIES)]
+	__attribute__((aligned(4096), unused));
+
+/*
+ * asys_test_ring_thread(mem): register mem (ASYS_RING_BYTES(ASYS_RING_MAX_ENTRIES), 8-byte
+ * aligned) as the calling thread's ring when ASYS_TEST_RING asks for one: 1 registered,
+ * 0 not asked, -1 failed (errno set). A test that starts threads calls it in each.
+ */
+static inline int asys_test_ring_thread(void *mem)
+{
+	const char *want = getenv("ASYS_TEST_RING");
+	unsigned long entries;
+
+	if (!want || !*want)
+		return 0;
+	entries = strtoul(want, NULL, 0);
+	if (entries > ASYS_RING_MAX_ENTRIES) {
+		errno = EINVAL;
+		return -1;
+	}
+	return asys_ring_setup((struct asys_ring *)mem, entries) == 0 ? 1 : -1;
+}
+
+__attribute__((constructor)) static void asys_test_ring_register(void)
+{
+	if (asys_test_ring_thread(asys_test_ring_mem) < 0) {
+		printf("FAIL: ASYS_TEST_RING=%s: asys_ring_setup() of the main thread's ring "
+		       "failed (errno %d, %s)\n", getenv("ASYS_TEST_RING"), errno, strerror(errno));
+		exit(1);
+	}
+}
+
 #endif

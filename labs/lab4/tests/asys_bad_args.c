@@ -1,9 +1,10 @@
 /*
  * asys_bad_args (exercise 2): asys_submit checks the request before it starts anything.
  *
- *   syscall_nr < 0 or not a system call of this kernel (-1, INT_MIN, 453, 500, 1000,
- *   100000) -> -1/ENOSYS; so is every hole of the i386 table (the 29 numbers below 453
- *   that syscall_32.tbl gives no entry point: all share sys_ni_syscall); nr_args > 6
+ *   syscall_nr < 0 or not a system call of this kernel (-1, INT_MIN, the first number
+ *   past the table, 500, 1000, 100000) -> -1/ENOSYS; so is every hole of the i386 table
+ *   (the 29 numbers below 453 that syscall_32.tbl gives no entry point: all share
+ *   sys_ni_syscall); nr_args > 6
  *   (7, ULONG_MAX) -> -1/EINVAL; nr_args 6 accepted.
  *   "When a request is rejected, nothing after it is started: the return value is the
  *   count started before it": a batch of 5 whose request 3 is bad returns 2, exactly
@@ -13,6 +14,8 @@
  * ABI that this kernel answers with ENOSYS: it is started, and completes with what the
  * same call made synchronously returns, -ENOSYS (docs/asys-abi.md). The synchronous
  * call is the oracle, whatever the kernel's configuration.
+ * The first number past the table is where the synchronous call gives ENOSYS
+ * (asys_first_unused_nr()): 453 on Lab 4's kernel, 455 on Lab 8's, which adds two calls.
  * Nothing here blocks, so a kernel that accepts a bad request only gives a completion
  * (which the test collects): it fails cleanly.
  * Contract: a bad syscall_nr gives ENOSYS and a bad nr_args EINVAL from asys_submit
@@ -118,7 +121,7 @@ static int built_without(int i)
 
 int main(void)
 {
-	static const int nosys[] = { -1, INT_MIN, 453, 500, 1000, 100000 };
+	int nosys[] = { -1, INT_MIN, 0 /* the table's end */, 500, 1000, 100000 };
 	unsigned long args7[7] = { 0 };
 	struct asys_completion c;
 	unsigned int i;
@@ -130,6 +133,7 @@ int main(void)
 	REQUIRE(ok, "this kernel has asys_submit (system call 451)");
 
 	asys_watchdog_step = "ENOSYS";
+	nosys[2] = asys_first_unused_nr();
 	for (i = 0; i < sizeof(nosys) / sizeof(nosys[0]); i++) {
 		char what[48];
 
