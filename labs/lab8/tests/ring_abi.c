@@ -1,0 +1,306 @@
+/*
+ * ring_abi: asys_ring_setup() and the ring's rules, as asys.h states them.
+ *
+ *   1. setup refuses what it must: entries 0, 3, 8192 and a ring that is not 8-byte
+ *      aligned with EINVAL; read-only and unmapped memory with EFAULT; a second ring, and
+ *      a ring while a call is pending, with EBUSY. It writes head = tail = 0, mask, flags.
+ *   2. the oracle: a batch of calls that do not block is complete when asys_submit()
+ *      returns; each entry, in order, holds the cookie and what the same call made
+ *      synchronously returns (getpid, getppid, a write to /dev/null, close and read of a
+ *      bad fd, uname of an unmapped buffer).
+ *   3. no completion is lost: with a ring of 4, a fifth call is refused with EAGAIN while
+ *      4 entries are unread, and while 4 calls run; reading two makes room for two.
+ *   4. the kernel's tail is its own: garbage the thread writes into ring->tail does not
+ *      move where the next entry goes, and the kernel writes tail back.
+ *   5. a thread that breaks the protocol (head moved back while a call runs) loses
+ *      nothing: the completion waits in the kernel queue, asys_ring_wait() says
+ *      EOVERFLOW, and asys_await_completion() hands it out.
+ *   6. asys_await_completion() reads the ring for the thread, in order, then returns 0;
+ *      with a bad pointer it gives EFAULT and the entry stays unread.
+ *   7. unregistering goes back to the queue; a forked child and an exec'd image start
+ *      with no ring.
+ * Contract: the system calls 453 (asys_ring_setup) and 454 (asys_ring_wait) and the
+ *   struct asys_ring layout of labs/include/asys.h.
+ */
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include "labtest.h"
+#include "asys_test.h"
+
+static int ok;
+static unsigned char mem[2][ASYS_RING_BYTES(64)] __attribute__((aligned(4096)));
+
+static long errno_of(long r)
+{
+	return r == -1 ? -errno : r;
+}
+
+static void setup_refuses(void)
+{
+	void *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	static const unsigned int bad_entries[] = { 0, 3, 8192 };
+	struct asys_ring *r = (struct asys_ring *)mem[0];
+	unsigned int i;
+	long got;
+
+	asys_watchdog_step = "1: setup";
+	for (i = 0; i < 3; i++) {
+		got = errno_of(asys_ring_setup(r, bad_entries[i]));
+		CHECK(got == -EINVAL, "asys_ring_setup(ring, %u) gives EINVAL (got %ld)",
+		      bad_entries[i], got);
+	}
+	got = errno_of(asys_ring_setup((struct asys_ring *)(mem[0] + 4), 4));
+	CHECK(got == -EINVAL, "a ring 4 bytes off 8-byte alignment gives EINVAL (got %ld)", got);
+	got = errno_of(asys_ring_setup(ro, 4));
+	CHECK(got == -EFAULT, "a read-only ring gives EFAULT (got %ld)", got);
+	got = errno_of(asys_ring_setup((struct asys_ring *)0x1000, 4));
+	CHECK(got == -EFAULT, "an unmapped ring gives EFAULT (got %ld)", got);
+
+	memset(mem[0], 0xa5, sizeof(mem[0]));
+	got = errno_of(asys_ring_setup(r, 64));
+	CHECK(got == 0, "asys_ring_setup(ring, 64) returns 0 (got %ld)", got);
+	CHECK(r->head == 0 && r->tail == 0 && r->mask == 63 && r->flags == 0,
+	      "setup writes head 0, tail 0, mask 63, flags 0 (got %u, %u, %u, %u)", r->head,
+	      r->tail, r->mask, r->flags);
+	got = errno_of(asys_ring_setup((struct asys_ring *)mem[1], 64));
+	CHECK(got == -EBUSY, "a second ring gives EBUSY (got %ld)", got);
+	got = errno_of(asys_ring_wait(65));
+	CHECK(got == -EINVAL, "asys_ring_wait(65) on a ring of 64 gives EINVAL (got %ld)", got);
+	munmap(ro, 4096);
+}
+
+/* 2: the synchronous call is the oracle for every entry */
+static void entries_as_sync(struct asys_ring *r)
+{
+	static char buf[8];
+	unsigned long a_null[3], a_close[1] = { (unsigned long)-1 }, a_read[3], a_uname[1];
+	struct asys_input q[6];
+	long want[6], got;
+	int devnull = open("/dev/null", O_WRONLY), i;
+	unsigned int start = r->tail;
+
+	asys_watchdog_step = "2: entries as the synchronous calls";
+	a_null[0] = devnull, a_null[1] = (unsigned long)buf, a_null[2] = 5;
+	a_read[0] = 1000, a_read[1] = (unsigned long)buf, a_read[2] = 1;
+	a_uname[0] = 0x1000;
+	want[0] = getpid();
+	want[1] = getppid();
+	want[2] = errno_of(write(devnull, buf, 5));
+	want[3] = errno_of(close(-1));
+	want[4] = errno_of(read(1000, buf, 1));
+	want[5] = errno_of(syscall(SYS_uname, 0x1000));
+	asys_req(&q[0], SYS_getpid, 101, asys_noargs, 0);
+	asys_req(&q[1], SYS_getppid, 102, asys_noargs, 0);
+	asys_req(&q[2], SYS_write, 103, a_null, 3);
+	asys_req(&q[3], SYS_close, 104, a_close, 1);
+	asys_req(&q[4], SYS_read, 105, a_read, 3);
+	asys_req(&q[5], SYS_uname, 106, a_uname, 1);
+	got = asys_submit(q, 6);
+	CHECK(got == 6, "a batch of 6 calls that do not block starts all 6 (got %ld)", got);
+	got = asys_ring_ready(r);
+	CHECK(got == 6, "their 6 entries are in the ring when asys_submit() returns (got %ld)",
+	      got);
+	for (i = 0; i < 6 && i < got; i++) {
+		struct asys_completion *c = asys_ring_entry(r, i);
+
+		CHECK(c->cookie == 101ul + i && c->return_code == want[i],
+		      "entry %u: cookie %d, return_code %ld as synchronously (got cookie %lu, %ld)",
+		      start + i, 101 + i, want[i], c->cookie, c->return_code);
+	}
+	asys_ring_consume(r, got > 0 ? got : 0);
+	close(devnull);
+}
+
+static long submit_getpids(int n, unsigned long cookie)
+{
+	struct asys_input q[8];
+	int i;
+
+	for (i = 0; i < n; i++)
+		asys_req(&q[i], SYS_getpid, cookie + i, asys_noargs, 0);
+	return errno_of(asys_submit(q, n));
+}
+
+/* 3: a full ring refuses at submit; 4: the kernel's tail; 5: head moved back */
+static void small_ring(void)
+{
+	struct asys_ring *r = (struct asys_ring *)mem[1];
+	static char byte[4];
+	unsigned long rargs[4][3];
+	struct asys_completion c = { 0, 0 };
+	struct asys_input q[4];
+	int fds[2], i;
+	long got;
+
+	asys_watchdog_step = "3: a ring of 4";
+	ok = asys_ring_setup(NULL, 0) == 0 && asys_ring_setup(r, 4) == 0;
+	REQUIRE(ok, "a ring of 4 replaces the ring of 64 (errno %d)", errno);
+	got = submit_getpids(4, 1);
+	CHECK(got == 4, "4 getpid()s fill the ring (got %ld)", got);
+	got = submit_getpids(1, 5);
+	CHECK(got == -EAGAIN, "a fifth call, with 4 entries unread, gives EAGAIN (got %ld)", got);
+	asys_ring_consume(r, 2);
+	got = submit_getpids(3, 5);
+	CHECK(got == 2, "two read make room for 2 of 3 (got %ld)", got);
+	asys_ring_consume(r, 4);
+
+	ok = pipe(fds) == 0;
+	REQUIRE(ok, "pipe()");
+	for (i = 0; i < 4; i++) {
+		rargs[i][0] = fds[0], rargs[i][1] = (unsigned long)&byte[i], rargs[i][2] = 1;
+		asys_req(&q[i], SYS_read, 20 + i, rargs[i], 3);
+	}
+	got = errno_of(asys_submit(q, 4));
+	CHECK(got == 4, "4 reads of an empty pipe start and block (got %ld)", got);
+	got = submit_getpids(1, 30);
+	CHECK(got == -EAGAIN, "a fifth call, with 4 calls running, gives EAGAIN (got %ld)", got);
+	got = errno_of(asys_ring_setup(NULL, 0));
+	CHECK(got == -EBUSY, "unregistering while calls run gives EBUSY (got %ld)", got);
+	ok = write(fds[1], "abcd", 4) == 4;
+	REQUIRE(ok, "write 4 bytes");
+	got = errno_of(asys_ring_wait(4));
+	CHECK(got == 4, "asys_ring_wait(4) returns once the 4 reads are in the ring (got %ld)",
+	      got);
+	asys_ring_consume(r, 4);
+
+	asys_watchdog_step = "4: the kernel's own tail";
+	r->tail = 12345;
+	got = submit_getpids(1, 40);
+	CHECK(got == 1 && r->tail == r->head + 1 && asys_ring_entry(r, 0)->cookie == 40,
+	      "garbage in ring->tail does not move the next entry: tail %u, head %u, cookie %lu "
+	      "(want tail head + 1, cookie 40)", r->tail, r->head, asys_ring_entry(r, 0)->cookie);
+	asys_ring_consume(r, 1);
+
+	asys_watchdog_step = "5: head moved back while a call runs";
+	asys_req(&q[0], SYS_read, 50, rargs[0], 3);
+	got = errno_of(asys_submit(q, 1));
+	CHECK(got == 1, "a read of the empty pipe starts (got %ld)", got);
+	r->head -= 4;	/* claims 4 entries unread: the ring is full */
+	ok = write(fds[1], "e", 1) == 1;
+	REQUIRE(ok, "write 1 byte");
+	/*
+	 * The woken read runs when this thread sleeps; asys_ring_wait() cannot be what
+	 * sleeps here, since the ring looks full. Sleep until the read has ended (2 s at most).
+	 */
+	for (i = 0; i < 200 && (got = errno_of(asys_ring_wait(0))) != -EOVERFLOW; i++)
+		usleep(10000);
+	CHECK(got == -EOVERFLOW, "asys_ring_wait() says EOVERFLOW: a completion waits in the "
+	      "kernel queue (got %ld)", got);
+	got = errno_of(asys_await_completion(&c));
+	CHECK(got == 1 && c.cookie == 50 && c.return_code == 1,
+	      "asys_await_completion() hands it out: cookie 50, return_code 1 (got %ld, %lu, %ld)",
+	      got, c.cookie, c.return_code);
+	r->head += 4;
+	close(fds[0]);
+	close(fds[1]);
+}
+
+/* 6: await reads the ring */
+static void await_reads_ring(void)
+{
+	struct asys_ring *r = (struct asys_ring *)mem[1];
+	struct asys_completion c = { 0, 0 };
+	long got;
+	int i;
+
+	asys_watchdog_step = "6: asys_await_completion() with a ring";
+	got = submit_getpids(3, 60);
+	CHECK(got == 3, "3 getpid()s (got %ld)", got);
+	got = errno_of(asys_await_completion((struct asys_completion *)0x1000));
+	CHECK(got == -EFAULT && asys_ring_ready(r) == 3,
+	      "await with a bad pointer gives EFAULT and the entry stays (got %ld, %u unread)",
+	      got, asys_ring_ready(r));
+	for (i = 0; i < 3; i++) {
+		got = asys_await_completion(&c);
+		CHECK(got == 1 && c.cookie == 60ul + i && c.return_code == getpid(),
+		      "await %d returns entry %d of the ring (got %ld, cookie %lu)", i + 1, i, got,
+		      c.cookie);
+	}
+	CHECK(asys_ring_ready(r) == 0, "and moved head past them (%u unread)", asys_ring_ready(r));
+	got = asys_await_completion(&c);
+	CHECK(got == 0, "then await returns 0: nothing pending (got %ld)", got);
+}
+
+/* 7: back to the queue; fork and exec */
+static void no_ring_after(const char *self)
+{
+	struct asys_completion c = { 0, 0 };
+	struct asys_timespec32 ts;
+	unsigned long sargs[2];
+	struct asys_input q;
+	int status = -1;
+	pid_t pid;
+	long got;
+
+	asys_watchdog_step = "7: fork";
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		got = errno_of(asys_ring_wait(0));
+		if (got != -EINVAL)
+			_exit(10);
+		if (submit_getpids(1, 70) != 1 || asys_await_completion(&c) != 1 || c.cookie != 70)
+			_exit(11);
+		_exit(0);
+	}
+	ok = pid > 0 && asys_reap_within(pid, &status, 10000) == 1;
+	CHECK(ok && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "a forked child has no ring and collects from the queue (status %#x; 10: "
+	      "asys_ring_wait did not give EINVAL, 11: no completion)", status);
+
+	asys_watchdog_step = "7: exec";
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		/* a ring of its own, then exec: the new image has none */
+		static unsigned char m[ASYS_RING_BYTES(8)] __attribute__((aligned(8)));
+
+		asys_ring_setup(NULL, 0);
+		if (asys_ring_setup((struct asys_ring *)m, 8))
+			_exit(12);
+		/* no ASYS_TEST_RING: the new image's constructor must not register one */
+		execle(self, self, "--after-exec", (char *)NULL, (char *[]){ NULL });
+		_exit(13);
+	}
+	ok = pid > 0 && asys_reap_within(pid, &status, 10000) == 1;
+	CHECK(ok && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "an exec'd image starts with no ring (status %#x; 12: setup failed, 13: exec "
+	      "failed, 14: asys_ring_wait did not give EINVAL after exec)", status);
+
+	asys_watchdog_step = "7: unregister";
+	got = errno_of(asys_ring_setup(NULL, 0));
+	CHECK(got == 0, "asys_ring_setup(NULL, 0) unregisters (got %ld)", got);
+	got = errno_of(asys_ring_wait(0));
+	CHECK(got == -EINVAL, "asys_ring_wait() without a ring gives EINVAL (got %ld)", got);
+	got = submit_getpids(1, 80);
+	CHECK(got == 1 && asys_await_completion(&c) == 1 && c.cookie == 80,
+	      "without a ring, completions go to the queue again (cookie %lu)", c.cookie);
+	asys_sleep_req(&q, 90, 300, &ts, sargs);
+	got = errno_of(asys_submit(&q, 1));
+	CHECK(got == 1, "a 300 ms nanosleep starts (got %ld)", got);
+	got = errno_of(asys_ring_setup((struct asys_ring *)mem[0], 64));
+	CHECK(got == -EBUSY, "a ring while a call is pending gives EBUSY (got %ld)", got);
+	got = asys_await_completion(&c);
+	CHECK(got == 1 && c.cookie == 90, "the sleep completes through the queue (got %ld, "
+	      "cookie %lu)", got, c.cookie);
+}
+
+int main(int argc, char **argv)
+{
+	long got;
+
+	if (argc > 1 && !strcmp(argv[1], "--after-exec"))
+		return errno_of(asys_ring_wait(0)) == -EINVAL ? 0 : 14;
+	asys_watchdog(60);
+	ok = asys_present();
+	REQUIRE(ok, "this kernel has asys_submit (system call 451)");
+	got = errno_of(asys_ring_setup(NULL, 0));
+	REQUIRE(got == 0, "asys_ring_setup(NULL, 0): no ring (a ring boot's goes) (got %ld)", got);
+	setup_refuses();
+	entries_as_sync((struct asys_ring *)mem[0]);
+	small_ring();
+	await_reads_ring();
+	no_ring_after(argv[0]);
+	return labtest_done();
+}
