@@ -43,11 +43,19 @@ declare -A what=(
 	[asys_socketpair_roundtrip]="extra, on a socket: asys_roundtrip reading 1 byte from an AF_UNIX stream socketpair"
 	[asys_socketpair_roundtrip_cachemiss]="extra, on a socket: asys_roundtrip_cachemiss on the socketpair"
 	[thread_per_call_socketpair_roundtrip]="extra, on a socket: thread_per_call_roundtrip on the socketpair"
-	[iouring_socketpair_roundtrip]="extra, on a socket: io_uring reads the socket (FMODE_NOWAIT: poll armed, read from task work, no io-wq); write; reap")
+	[iouring_socketpair_roundtrip]="extra, on a socket: io_uring reads the socket (FMODE_NOWAIT: poll armed, read from task work, no io-wq); write; reap"
+	[asys_inline_ring_batch1]="asys with a ring (Lab 8), cachemiss: 1 getpid() per submit, completion read from the ring"
+	[asys_inline_ring_batch8]="asys with a ring (Lab 8), cachemiss: 8 getpid()s per submit, per call"
+	[asys_inline_ring_batch32]="asys with a ring (Lab 8), cachemiss: 32 getpid()s per submit, per call"
+	[asys_eventfd_roundtrip_ring]="asys with a ring (Lab 8), cachemiss: eventfd read blocks, the user context moves; write; the ring"
+	[asys_pipe_roundtrip_ring]="asys with a ring (Lab 8), cachemiss: the same on a pipe"
+	[iouring_nop_batch1]="io_uring: 1 IORING_OP_NOP per io_uring_enter(), reaped from its ring"
+	[iouring_nop_batch32]="io_uring: 32 IORING_OP_NOPs per io_uring_enter(), per call")
 # Figures printed when the benchmarks gave them (table rows and RESULT lines), not the lab's targets.
 extras=(direct_pipe_rw iouring_eventfd_roundtrip asys_eventfd_roundtrip asys_eventfd_roundtrip_cachemiss
 	asys_socketpair_roundtrip asys_socketpair_roundtrip_cachemiss thread_per_call_socketpair_roundtrip
-	iouring_socketpair_roundtrip)
+	iouring_socketpair_roundtrip asys_inline_ring_batch1 asys_inline_ring_batch8 asys_inline_ring_batch32
+	asys_eventfd_roundtrip_ring asys_pipe_roundtrip_ring iouring_nop_batch1 iouring_nop_batch32)
 declare -A fig=() wt=()
 while read -r n v; do fig[$n]=$v; done <"$figs"
 if [ "$wall" != - ]; then while read -r n v; do wt[$n]=$v; done <"$wall"; fi
@@ -87,6 +95,15 @@ floor=${fig[direct_syscall]}
 		"$(awk -v t="$floor" 'BEGIN { print 2 * t }')" "cachemiss inline / (2 × direct)"
 	target "asys_roundtrip_cachemiss ≤ iouring_eventfd_roundtrip (Lab 7)" "${fig[asys_roundtrip_cachemiss]}" "<=" \
 		"${fig[iouring_eventfd_roundtrip]}" "cachemiss round trip / io_uring eventfd"
+	# Lab 8's, on a kernel with the ring
+	if [ -n "${fig[asys_inline_ring_batch32]:-}" ]; then
+		target "asys_inline_ring_batch1 ≤ 2 × direct_syscall (Lab 8)" "${fig[asys_inline_ring_batch1]}" "<=" \
+			"$(awk -v t="$floor" 'BEGIN { print 2 * t }')" "ring, batch of 1 / (2 × direct)"
+		target "asys_inline_ring_batch32 ≤ 0.5 × direct_syscall (Lab 8)" "${fig[asys_inline_ring_batch32]}" "<=" \
+			"$(awk -v t="$floor" 'BEGIN { print t / 2 }')" "ring, batch of 32, per call / (direct / 2)"
+		target "asys_eventfd_roundtrip_ring ≤ iouring_eventfd_roundtrip (Lab 8)" "${fig[asys_eventfd_roundtrip_ring]}" "<=" \
+			"${fig[iouring_eventfd_roundtrip]}" "ring round trip / io_uring eventfd"
+	fi
 } >"$BUILD/bench/targets.md"
 
 # The plot: one bar per figure, log scale (the figures span three decades).
