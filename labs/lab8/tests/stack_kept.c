@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 	ok = asys_present();
 	REQUIRE(ok, "this kernel has asys_submit (system call 451)");
 	ok = read_kept(&kept0, &foreign) == 0;
-	REQUIRE(ok, "%s has \"kept\" and \"kept_foreign\" lines", STACKS);
+	REQUIRE(ok, "%s: want \"kept N\" and \"kept_foreign N\" lines (got none)", STACKS);
 
 	asys_watchdog_step = "1: 100 round trips";
 	done = round_trips(100, 1);
