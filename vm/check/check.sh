@@ -4,8 +4,8 @@
 # test that cannot fail is a defect); then the solved tree must pass every test. An
 # optional challenge's hidden tests (labs/labN/challenge/) are graded the same way, the
 # solved tree carrying the challenge's answer too; their rows are challenge:NAME. A full
-# run then tests class delivery: a student edition (vm/check/release.sh) and
-# batch grading (vm/check/grade-all.sh). Start
+# run also tests class delivery: a student edition (vm/check/release.sh) and batch
+# grading (vm/check/grade-all.sh), beside the labs once Lab 0's kernels are built. Start
 # comes first: the labs then go through the series in order, so each switch of the
 # one build tree is a small step forward.
 # Results: results/results.tsv (vm/lib.sh results_row: a header, then lab variant boot test
@@ -80,18 +80,119 @@ harness_before=$(harness_print)
 t0=$(date +%s)
 failed=()
 kernels=()
+steps_dir="$BUILD/check/steps"
+after_dir="$BUILD/check/after"
+rm -rf "$steps_dir" "$after_dir"
+mkdir -p "$steps_dir" "$after_dir"
+export GUEST_SLOTS=${GUEST_SLOTS:-3}
+# Every guest of this run, the checks' own builds' too, counts against the one cap.
+export GUEST_SLOT_DIR="$BUILD/check/guest-slots"
+
+# The other checks. They depend on the labs' kernels or results, not on each other, so
+# they run AFTER_JOBS at a time (default 2, this machine's CPUs: most of them are one
+# guest, one browser or one Perl at a time), each into a file of its own that is printed
+# whole, in this order, when all are done. A check that needs only some kernels names the
+# last of them ("LAB VARIANT": the builder makes them in step order) and starts as soon
+# as that one is built, beside the labs, in the CPU time their guests leave idle while
+# they sleep; the rest start after the labs. Longest first, so that the lanes end together.
+after=() # "FUNCTION|CATEGORY|STEP|WHAT FAILED|NEEDS": NEEDS a step's index, or all
+# after_check FUNCTION CATEGORY STEP WHAT-FAILED [LAB VARIANT]
+after_check() {
+	local need=all i
+	if [ $# -ge 5 ]; then
+		for i in "${!steps[@]}"; do [ "${steps[$i]}" != "$5" ] || need=$i; done
+	fi
+	after+=("$1|$2|$3|$4|$need")
+}
+
+# Class delivery, on a full run of the instructor's repository: a student edition, made
+# and graded as a student would (lab 0), and make grade-all on four lab 0 hand-ins, with
+# JOBS=2 and over ssh. Their own builds and boots are theirs: TIMING_FILE is not passed on.
+grade_all_check() { env -u TIMING_FILE "$top/vm/check/grade-all.sh"; }
+release_check() { env -u TIMING_FILE "$top/vm/check/release.sh"; }
+if [ -z "$lab" ] && [ -z "$submission" ] && [ -z "$solved_k" ]; then
+	# The kernel's own selftests: the stock kernel and the fibril kernels built above.
+	kselftests_check() { env -u TIMING_FILE "$top/vm/check/kselftests.sh"; }
+	after_check kselftests_check boot "kernel selftests" "kernel selftests (vm/check/kselftests.sh)" "7 solved"
+	after_check grade_all_check other "make grade-all" "make grade-all (vm/check/grade-all.sh)" "0 solved"
+	after_check release_check other "student edition" "student edition (vm/check/release.sh)" "0 solved"
+	leaderboard_check() { env -u TIMING_FILE "$top/vm/check/gradescope-leaderboard.sh"; }
+	after_check leaderboard_check boot "Gradescope leaderboard" "Gradescope leaderboard (vm/check/gradescope-leaderboard.sh)" "5 solved"
+fi
+
+# The grader's own must-fail checks, on the first lab's solved kernel.
+selftest_variant=solved
+if [ -n "$solved_k" ] && [ "${labs[0]}" -ge "$solved_k" ]; then selftest_variant=start; fi
+selftest_check() { env -u TIMING_FILE "$top/vm/check/selftest.sh" "$("$top/vm/kernel/kernel.sh" "${labs[0]}" "$selftest_variant")"; }
+# Not for one hand-in (SUBMISSION=): its grading is the grader's everyday work, as in make
+# grade-all, which does not test the grader either; a plain make check does, every time.
+[ -n "$submission" ] || after_check selftest_check boot "harness self-test" "harness self-test" "${labs[0]} $selftest_variant"
+
+if [ -z "$submission" ]; then
+	# A lab's reference reproducer fails on its start kernel and passes on the solved one.
+	reproducers_check() { "$top/vm/check/check-reproducers.sh" "${labs[@]}"; }
+	after_check reproducers_check boot "reference reproducers" "reference reproducers (vm/check/check-reproducers.sh)"
+	# Every patch of the series and every solution: kernel style, no checkpatch errors.
+	checkpatch_check() {
+		local rc=0
+		"$top/vm/check/checkpatch.sh" >"$results/checkpatch.txt" 2>&1 || rc=$?
+		echo "checkpatch: $(grep -c ': WARNING:' "$results/checkpatch.txt") warning(s), errors fail the run (results/checkpatch.txt)"
+		return "$rc"
+	}
+	after_check checkpatch_check other checkpatch "checkpatch (results/checkpatch.txt)"
+	# The docs, rendered in a real browser: links, images, figures, a screenshot a page.
+	docs_check() {
+		local rc=0
+		"$top/vm/docs/check.sh" >"$results/docs-check.txt" 2>&1 || rc=$?
+		tail -3 "$results/docs-check.txt"
+		return "$rc"
+	}
+	after_check docs_check other docs-check "docs (results/docs-check.txt)"
+	# Every handout's grading table is the one tests.conf gives, and adds up to what
+	# this run graded each lab's solved tree out of.
+	tables_check() { "$top/vm/check/handout-tables.sh" "$results/results.tsv"; }
+	after_check tables_check other "handout grading tables" "handout grading tables"
+	# Every handout's contract box (what a hand-in may change, the names the grader and
+	# the walkthroughs depend on) is what tests.conf, the tests and the walkthroughs give.
+	contract_check() { "$top/vm/check/contract.py" --check; }
+	after_check contract_check other "handout contracts" "handout contracts (vm/check/contract.py --write)"
+	# Every exercise test that failed on a start tree said what it expected and got, and
+	# no passing check prints a line that reads as an error (a stale errno).
+	guest_logs() { find "$results" -maxdepth 1 -name "$1" | sort; } # PATTERN: the labs' guest logs
+	fail_lines_check() {
+		local logs
+		mapfile -t logs < <(guest_logs 'lab*-start-smp*.log')
+		[ "${#logs[@]}" -eq 0 ] || "$top/vm/check/fail-lines.py" "${logs[@]}"
+	}
+	after_check fail_lines_check other "failure messages" "failure messages (vm/check/fail-lines.py)"
+	pass_lines_check() {
+		local logs
+		mapfile -t logs < <(guest_logs 'lab*-smp*.log')
+		[ "${#logs[@]}" -eq 0 ] || "$top/vm/check/pass-lines.py" "${logs[@]}"
+	}
+	after_check pass_lines_check other "passing lines" "passing lines that read as errors"
+	# The walkthroughs' constants (gdbscripts/constants.py) are what the trees define.
+	gdb_constants_check() {
+		local k commits=()
+		for k in "${kernels[@]}"; do
+			[ ! -f "$BUILD/check/kernels/$k/commit" ] || commits+=("$(cat "$BUILD/check/kernels/$k/commit")")
+		done
+		"$top/vm/check/gdb-constants.py" "$BUILD/src" "${commits[@]}"
+	}
+	after_check gdb_constants_check other "GDB constants" "GDB constants (gdbscripts/constants.py)"
+	# A handout's GDB steps are its walkthrough script's (which this run checked).
+	handout_gdb_check() { "$top/vm/check/handout-gdb.py" --check; }
+	after_check handout_gdb_check other "handout GDB steps" "handout GDB steps (vm/check/handout-gdb.py --write)"
+fi
+
 # The labs: a builder and the graders, apart. The builder makes every step's kernel in
 # series order in the one build tree (vm/kernel/kernel.sh), each a small step from the
 # one before, and says when each is ready. The graders (vm/grade/check-lab.sh) take the
 # steps in the same order as their kernels come, STEP_JOBS at a time (default 2): where
 # builds are long (a patch that changes sched.h), a grader waits for its kernel; where
 # they are short, two labs' guests share the CPUs that one guest, often idle, left
-# unused. GUEST_SLOTS (3) caps the guests running at once across the graders. Each
-# step's lines are printed whole, in step order.
-steps_dir="$BUILD/check/steps"
-rm -rf "$steps_dir"
-mkdir -p "$steps_dir"
-export GUEST_SLOTS=${GUEST_SLOTS:-3}
+# unused. GUEST_SLOTS (3) caps the guests running at once. Each step's lines are
+# printed whole, in step order.
 builder() {
 	local i=0 step n variant kernel
 	for step in "${steps[@]}"; do
@@ -139,133 +240,78 @@ print_done() {
 		printed=$((printed + 1))
 	done
 }
-running() { # graders started and not done
+count_undone() { # DIR FIRST LAST: how many of FIRST..LAST-1 have no DIR/I.rc yet
 	local i count=0
-	for ((i = printed; i < launched; i++)); do [ -f "$steps_dir/$i.rc" ] || count=$((count + 1)); done
+	for ((i = $2; i < $3; i++)); do [ -f "$1/$i.rc" ] || count=$((count + 1)); done
 	echo "$count"
+}
+# start_afters: every check not started whose kernels are built (or, NEEDS all, once the
+# labs are done), while a lane is free.
+labs_done=0
+after_started=()
+start_afters() {
+	local i j fn category step need running
+	for i in "${!after[@]}"; do
+		[ -z "${after_started[$i]:-}" ] || continue
+		IFS='|' read -r fn category step _ need <<<"${after[$i]}"
+		if [ "$need" = all ]; then
+			[ "$labs_done" = 1 ] || continue
+		else
+			[ -f "$steps_dir/$need.ready" ] || continue
+		fi
+		running=0
+		for ((j = 0; j < ${#after[@]}; j++)); do
+			[ -z "${after_started[$j]:-}" ] || [ -f "$after_dir/$j.rc" ] || running=$((running + 1))
+		done
+		[ "$running" -lt "${AFTER_JOBS:-2}" ] || return 0
+		(
+			rc=0
+			timed "$category" "$step" "$fn" >"$after_dir/$i.out" 2>&1 </dev/null || rc=$?
+			echo "$rc" >"$after_dir/$i.rc"
+		) &
+		after_started[i]=1
+	done
 }
 launched=0
 step_jobs=${STEP_JOBS:-2}
 while [ "$launched" -lt "${#steps[@]}" ]; do
 	# its kernel first (or the builder gone: the grader then says what is missing)
-	while [ ! -f "$steps_dir/$launched.ready" ] && kill -0 "$builder_pid" 2>/dev/null; do sleep 1; done
-	while [ "$(running)" -ge "$step_jobs" ]; do
-		wait -n || true
+	while [ ! -f "$steps_dir/$launched.ready" ] && kill -0 "$builder_pid" 2>/dev/null; do
+		start_afters
+		sleep 1
+	done
+	while [ "$(count_undone "$steps_dir" "$printed" "$launched")" -ge "$step_jobs" ]; do
+		start_afters
+		sleep 1
 		print_done
 	done
 	grade_step "$launched" &
 	launched=$((launched + 1))
+	start_afters
 	print_done
 done
-wait
-print_done
+while [ "$printed" -lt "${#steps[@]}" ]; do
+	start_afters
+	sleep 1
+	print_done
+done
+wait "$builder_pid" || true
 for ((i = 0; i < ${#steps[@]}; i++)); do
 	kernel=$(cat "$steps_dir/$i.kernel" 2>/dev/null || true)
 	[ -z "$kernel" ] || kernels+=("$(basename "$kernel")")
 done
-timing phase "$(($(date +%s) - t0))" "the labs: kernel builds beside the guests"
+timing phase "$(($(date +%s) - t0))" "the labs: kernel builds beside the guests and the checks that need only some kernels"
 t_after=$(date +%s)
 
-# The checks after the labs. They depend on the labs' results and kernels, not on each
-# other, so they run AFTER_JOBS at a time (default 2, this machine's CPUs: most of them
-# are one guest, one browser or one Perl at a time), each into a file of its own that
-# is printed whole, in this order, when all are done. Longest first, so that the lanes
-# end together.
-after=() # "FUNCTION|CATEGORY|STEP|WHAT FAILED"
-after_check() { after+=("$1|$2|$3|$4"); }
-
-# Class delivery, on a full run of the instructor's repository: a student edition, made
-# and graded as a student would (lab 0), and make grade-all on four lab 0 hand-ins, with
-# JOBS=2 and over ssh. Their own builds and boots are theirs: TIMING_FILE is not passed on.
-grade_all_check() { env -u TIMING_FILE "$top/vm/check/grade-all.sh"; }
-release_check() { env -u TIMING_FILE "$top/vm/check/release.sh"; }
-if [ -z "$lab" ] && [ -z "$submission" ] && [ -z "$solved_k" ]; then
-	# The kernel's own selftests: the stock kernel and the fibril kernels built above.
-	kselftests_check() { env -u TIMING_FILE "$top/vm/check/kselftests.sh"; }
-	after_check kselftests_check boot "kernel selftests" "kernel selftests (vm/check/kselftests.sh)"
-	after_check grade_all_check other "make grade-all" "make grade-all (vm/check/grade-all.sh)"
-	after_check release_check other "student edition" "student edition (vm/check/release.sh)"
-fi
-
-# The grader's own must-fail checks, on the first lab's solved kernel (built above).
-selftest_variant=solved
-if [ -n "$solved_k" ] && [ "${labs[0]}" -ge "$solved_k" ]; then selftest_variant=start; fi
-selftest_check() { env -u TIMING_FILE "$top/vm/check/selftest.sh" "$("$top/vm/kernel/kernel.sh" "${labs[0]}" "$selftest_variant")"; }
-# Not for one hand-in (SUBMISSION=): its grading is the grader's everyday work, as in make
-# grade-all, which does not test the grader either; a plain make check does, every time.
-[ -n "$submission" ] || after_check selftest_check boot "harness self-test" "harness self-test"
-
-if [ -z "$submission" ]; then
-	# A lab's reference reproducer fails on its start kernel and passes on the solved one.
-	reproducers_check() { "$top/vm/check/check-reproducers.sh" "${labs[@]}"; }
-	after_check reproducers_check boot "reference reproducers" "reference reproducers (vm/check/check-reproducers.sh)"
-	# Every patch of the series and every solution: kernel style, no checkpatch errors.
-	checkpatch_check() {
-		local rc=0
-		"$top/vm/check/checkpatch.sh" >"$results/checkpatch.txt" 2>&1 || rc=$?
-		echo "checkpatch: $(grep -c ': WARNING:' "$results/checkpatch.txt") warning(s), errors fail the run (results/checkpatch.txt)"
-		return "$rc"
-	}
-	after_check checkpatch_check other checkpatch "checkpatch (results/checkpatch.txt)"
-	# The docs, rendered in a real browser: links, images, figures, a screenshot a page.
-	docs_check() {
-		local rc=0
-		"$top/vm/docs/check.sh" >"$results/docs-check.txt" 2>&1 || rc=$?
-		tail -3 "$results/docs-check.txt"
-		return "$rc"
-	}
-	after_check docs_check other docs-check "docs (results/docs-check.txt)"
-	# Every handout's grading table is the one tests.conf gives, and adds up to what
-	# this run graded each lab's solved tree out of.
-	tables_check() { "$top/vm/check/handout-tables.sh" "$results/results.tsv"; }
-	after_check tables_check other "handout grading tables" "handout grading tables"
-	# Every handout's contract box (what a hand-in may change, the names the grader and
-	# the walkthroughs depend on) is what tests.conf, the tests and the walkthroughs give.
-	contract_check() { "$top/vm/check/contract.py" --check; }
-	after_check contract_check other "handout contracts" "handout contracts (vm/check/contract.py --write)"
-	# Every exercise test that failed on a start tree said what it expected and got, and
-	# no passing check prints a line that reads as an error (a stale errno).
-	shopt -s nullglob
-	start_logs=("$results"/lab*-start-smp*.log)
-	guest_logs=("$results"/lab*-smp*.log)
-	shopt -u nullglob
-	fail_lines_check() { [ "${#start_logs[@]}" -eq 0 ] || "$top/vm/check/fail-lines.py" "${start_logs[@]}"; }
-	after_check fail_lines_check other "failure messages" "failure messages (vm/check/fail-lines.py)"
-	pass_lines_check() { [ "${#guest_logs[@]}" -eq 0 ] || "$top/vm/check/pass-lines.py" "${guest_logs[@]}"; }
-	after_check pass_lines_check other "passing lines" "passing lines that read as errors"
-	# The walkthroughs' constants (gdbscripts/constants.py) are what the trees define.
-	gdb_constants_check() {
-		local k commits=()
-		for k in "${kernels[@]}"; do
-			[ ! -f "$BUILD/check/kernels/$k/commit" ] || commits+=("$(cat "$BUILD/check/kernels/$k/commit")")
-		done
-		"$top/vm/check/gdb-constants.py" "$BUILD/src" "${commits[@]}"
-	}
-	after_check gdb_constants_check other "GDB constants" "GDB constants (gdbscripts/constants.py)"
-	# A handout's GDB steps are its walkthrough script's (which this run checked).
-	handout_gdb_check() { "$top/vm/check/handout-gdb.py" --check; }
-	after_check handout_gdb_check other "handout GDB steps" "handout GDB steps (vm/check/handout-gdb.py --write)"
-fi
-
-after_dir="$BUILD/check/after"
-rm -rf "$after_dir"
-mkdir -p "$after_dir"
-slots=${AFTER_JOBS:-2}
-i=0
-for job in "${after[@]}"; do
-	IFS='|' read -r fn category step _ <<<"$job"
-	while [ "$(jobs -rp | wc -l)" -ge "$slots" ]; do wait -n || true; done
-	(
-		rc=0
-		timed "$category" "$step" "$fn" >"$after_dir/$i.out" 2>&1 </dev/null || rc=$?
-		echo "$rc" >"$after_dir/$i.rc"
-	) &
-	i=$((i + 1))
+labs_done=1
+while [ "$(count_undone "$after_dir" 0 "${#after[@]}")" -gt 0 ]; do
+	start_afters
+	sleep 1
 done
 wait
 i=0
 for job in "${after[@]}"; do
-	IFS='|' read -r _ _ _ why <<<"$job"
+	IFS='|' read -r _ _ _ why _ <<<"$job"
 	cat "$after_dir/$i.out"
 	[ "$(cat "$after_dir/$i.rc" 2>/dev/null || echo lost)" = 0 ] || failed+=("$why")
 	i=$((i + 1))
@@ -275,7 +321,6 @@ if [ "$(harness_print)" != "$harness_before" ]; then
 	echo "HARNESS CHANGED: a file under vm/, labs/, gdbscripts/ or the Makefile changed during grading"
 	failed+=("harness changed during grading")
 fi
-
 timing phase "$(($(date +%s) - t_after))" "after the labs: style, docs, class delivery, self-test"
 
 # A full run knows every kernel the labs need now: the rest of the store is stale.

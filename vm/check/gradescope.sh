@@ -11,9 +11,8 @@
 #   no-sandbox   the correct one renamed (so that it must be built) where bubblewrap
 #                cannot start: grader-error, no score, an output that says the fault is
 #                the grader's
-# and a leaderboard as a Lab 5 hand-in gets one (vm/grade/batch/leaderboard.sh, on Lab
-# 5's reference kernel, built by make check before): both figures tests.conf names, in
-# guest instructions, lower first, in a schema-valid results.json.
+# (A Lab 5 hand-in's leaderboard is vm/check/gradescope-leaderboard.sh's: it needs Lab 5's
+# kernel, which make check builds late, and this check runs as soon as Lab 0's are built.)
 # BUILD is the build folder to share (vm/check/grade-all.sh passes its instructor clone's,
 # where these hand-ins were just graded): the kernels are look-ups, the boots are real.
 # Prints one line per check; exit 1 when one fails.
@@ -72,65 +71,9 @@ chmod +x "$work/no-sandbox-bin/bwrap"
 sed 's/^Subject: \[PATCH\] /Subject: [PATCH] (on Gradescope) /' "$correct" >"$work/correct-again.patch"
 GRADE_PATH="$work/no-sandbox-bin:$PATH" grade no-sandbox "$work/correct-again.patch"
 
-# The leaderboard of a Lab 5 hand-in, here the reference's kernel's.
-echo '{"student": "lab5", "status": "graded", "total": 0, "max": 0}' >"$work/lab5-row.json"
-if k5=$("$top/vm/kernel/kernel.sh" 5 solved 2>/dev/null) &&
-	"$top/vm/grade/batch/leaderboard.sh" 5 "$k5" "$work/lab5-leaderboard.tsv" >"$work/leaderboard.out" 2>&1; then
-	"$top/vm/grade/batch/gradescope-json.py" 5 "$work/lab5-row.json" /dev/null "$top" "$work/lab5-leaderboard.tsv" \
-		>"$work/leaderboard.json" 2>>"$work/leaderboard.out" || true
-fi
-
 max=$("$top/vm/testsconf.py" "$top/labs/lab0" max-points)
-verdicts=$(python3 - "$top/vm/grade/batch/gradescope-results.schema.json" "$work" "$max" <<'PY'
-import json, sys
-import jsonschema
-schema_path, work, maximum = sys.argv[1], sys.argv[2], int(sys.argv[3])
-schema = json.load(open(schema_path))
-for name in ("correct", "incomplete", "nothing", "no-sandbox", "leaderboard"):
-    try:
-        r = json.load(open("%s/%s.json" % (work, name)))
-    except (OSError, ValueError) as e:
-        print("%s\t0\tno results.json (%s)" % (name, e))
-        continue
-    try:
-        jsonschema.validate(r, schema)
-    except jsonschema.ValidationError as e:
-        print("%s\t0\tnot schema-valid: %s" % (name, e.message))
-        continue
-    tests = r.get("tests", [])
-    failing = [t for t in tests if t["status"] == "failed" and "challenge" not in t["tags"]]
-    hidden = [t for t in tests if "challenge" in t["tags"]]
-    if name == "correct":
-        # the reference solution without the challenge's answer: its hidden tests fail, unseen
-        ok = (r.get("score") == maximum and tests and not failing and hidden
-              and all(t["visibility"] == "after_published" for t in hidden))
-        why = "score %s of %d, %d tests, %d failed; %d hidden challenge tests, after_published" % (
-            r.get("score"), maximum, len(tests), len(failing), len(hidden))
-    elif name == "incomplete":
-        exercise = [t for t in failing if t["name"].startswith("kstack_status")]
-        named = all("FAIL:" in t["output"] for t in exercise)
-        ok = exercise and named and 0 < r.get("score", -1) < maximum and all(t["score"] == 0 for t in exercise)
-        why = "score %s of %d; failed: %s; each names its failed check: %s; first: %s" % (
-            r.get("score"), maximum, ", ".join(t["name"] for t in failing) or "none", "yes" if named else "no",
-            next((l for t in exercise for l in t["output"].splitlines() if "FAIL:" in l), "-"))
-    elif name == "no-sandbox":
-        out = r.get("output", "")
-        ok = "score" not in r and not tests and "grader's fault" in out and r["extra_data"]["status"] == "grader-error"
-        why = "score %s, %d tests, status %s; output: %s" % (
-            r.get("score", "none"), len(tests), r["extra_data"].get("status"), out.replace("\n", " / ")[:140])
-    elif name == "leaderboard":
-        board = {e["name"]: e for e in r.get("leaderboard", [])}
-        want = ("asys_roundtrip", "asys_eventfd_roundtrip")
-        ok = all(w in board and isinstance(board[w]["value"], int) and board[w]["value"] > 0
-                 and board[w].get("order") == "asc" for w in want)
-        why = "Lab 5's reference kernel under -icount: " + (", ".join(
-            "%s %s (%s)" % (e["name"], e["value"], e.get("order")) for e in board.values()) or "no entry")
-    else:
-        ok = r.get("score") == 0 and "handin-lab0.patch" in r.get("output", "")
-        why = "score %s; output: %s" % (r.get("score"), r.get("output", "").replace("\n", " / ")[:120])
-    print("%s\t%d\tschema-valid; %s" % (name, 1 if ok else 0, why))
-PY
-) || verdicts=$'correct\t0\tthe results could not be read'
+verdicts=$("$top/vm/check/gradescope-verdicts.py" "$top/vm/grade/batch/gradescope-results.schema.json" "$work" "$max" \
+	correct incomplete nothing no-sandbox) || verdicts=$'correct\t0\tthe results could not be read'
 while IFS=$'\t' read -r name ok why; do
 	check "$name" "$ok" "$why"
 done <<<"$verdicts"
