@@ -30,6 +30,13 @@ require_cmd() {
 # free_port: a free TCP port on the loopback interface (for a GDB stub, a web server, sshd)
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
+# lab_numbers: the labs that take part, one number a line, in order: a lab takes part once
+# it has a tests.conf (a folder alone is work in progress).
+lab_numbers() {
+	find "$top/labs" -mindepth 2 -maxdepth 2 -path '*/lab[0-9]*/tests.conf' -printf '%h\n' |
+		sed 's|.*/lab||' | sort -n
+}
+
 edition_solved() { sed -n 's/^SOLVED=\([0-9][0-9]*\):.*/\1/p' "$top/RELEASE" 2>/dev/null || true; }
 
 # handin_path_allowed "PREFIX..." FILE: may a hand-in change FILE? Only under a prefix of

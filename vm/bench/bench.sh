@@ -20,8 +20,7 @@ t0=$(date +%s)
 work="$BUILD/bench"
 mkdir -p "$work"
 # The last lab: the fully solved kernel is its solved tree.
-last=$(find "$top/labs" -maxdepth 2 -name tests.conf -path '*/lab[0-9]*/*' |
-	sed -E 's#.*/lab([0-9]+)/tests.conf#\1#' | sort -n | tail -1)
+last=$(lab_numbers | tail -1)
 # In a student edition without the fully solved tree (make release SOLVED=k, k <= last),
 # make bench measures the student's own lab k tree (make lab LAB=k), built apart with the
 # benchmark config; Lab 7's cachemiss pair only once the tree has cachemiss mode; and the

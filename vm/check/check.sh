@@ -25,9 +25,7 @@ if [ -n "$lab" ]; then
 	labs=("$lab")
 else
 	[ -z "$submission" ] || die "SUBMISSION= grades one lab's hand-in: give LAB=n too"
-	# A lab takes part once it has a tests.conf (a folder alone is work in progress).
-	mapfile -t labs < <(find "$top/labs" -mindepth 2 -maxdepth 2 -path '*/lab[0-9]*/tests.conf' -printf '%h\n' |
-		sed 's|.*/lab||' | sort -n)
+	mapfile -t labs < <(lab_numbers)
 fi
 results="$top/results"
 mkdir -p "$results"
