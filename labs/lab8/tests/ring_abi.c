@@ -2,8 +2,9 @@
  * ring_abi: asys_ring_setup() and the ring's rules, as asys.h states them.
  *
  *   1. setup refuses what it must: entries 0, 3, 8192 and a ring that is not 8-byte
- *      aligned with EINVAL; read-only and unmapped memory with EFAULT; a second ring, and
- *      a ring while a call is pending, with EBUSY. It writes head = tail = 0, mask, flags.
+ *      aligned with EINVAL; read-only and unmapped memory with EFAULT; a shared mapping
+ *      of a file with EOPNOTSUPP (shmem is accepted); a second ring, and a ring while a
+ *      call is pending, with EBUSY. It writes head = tail = 0, mask, flags.
  *   2. the oracle: a batch of calls that do not block is complete when asys_submit()
  *      returns; each entry, in order, holds the cookie and what the same call made
  *      synchronously returns (getpid, getppid, a write to /dev/null, close and read of a
@@ -14,7 +15,8 @@
  *      move where the next entry goes, and the kernel writes tail back.
  *   5. a thread that breaks the protocol (head moved back while a call runs) loses
  *      nothing: the completion waits in the kernel queue, asys_ring_wait() says
- *      EOVERFLOW, and asys_await_completion() hands it out.
+ *      EOVERFLOW, and asys_await_completion() hands it out. asys_ring_wait(1) says
+ *      EOVERFLOW while another call still runs, not once that call has ended.
  *   6. asys_await_completion() reads the ring for the thread, in order, then returns 0;
  *      with a bad pointer it gives EFAULT and the entry stays unread.
  *   7. unregistering goes back to the queue; a forked child and an exec'd image start
@@ -22,7 +24,10 @@
  * Contract: the system calls 453 (asys_ring_setup) and 454 (asys_ring_wait) and the
  *   struct asys_ring layout of labs/include/asys.h.
  */
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include "labtest.h"
@@ -34,6 +39,42 @@ static unsigned char mem[2][ASYS_RING_BYTES(64)] __attribute__((aligned(4096)));
 static long errno_of(long r)
 {
 	return r == -1 ? -errno : r;
+}
+
+/*
+ * A shared mapping of a file goes back to its file system, which may write back or clean
+ * a page while the kernel writes into it: refused with EOPNOTSUPP, as io_uring refuses
+ * it. ramfs stands for such a file system here (the guest has no disk). shmem, a shared
+ * anonymous mapping, is memory the thread owns: accepted.
+ */
+static void file_backed(void)
+{
+	static const char dir[] = "/ring-ramfs";
+	void *shared_file = MAP_FAILED, *shared_anon;
+	int fd = -1;
+	long got;
+
+	ok = (mkdir(dir, 0700) == 0 || errno == EEXIST) && mount("none", dir, "ramfs", 0, NULL) == 0;
+	REQUIRE(ok, "mount ramfs on %s (errno %d)", dir, errno);
+	fd = open("/ring-ramfs/ring", O_RDWR | O_CREAT, 0600);
+	if (fd >= 0 && ftruncate(fd, 4096) == 0)
+		shared_file = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	REQUIRE(shared_file != MAP_FAILED, "a shared mapping of a ramfs file (errno %d)", errno);
+	got = errno_of(asys_ring_setup(shared_file, 4));
+	CHECK(got == -EOPNOTSUPP, "a ring in a shared mapping of a file gives EOPNOTSUPP (got %ld)",
+	      got);
+	if (got == 0)
+		asys_ring_setup(NULL, 0);
+	munmap(shared_file, 4096);
+	close(fd);
+	umount(dir);
+	rmdir(dir);
+
+	shared_anon = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	got = errno_of(asys_ring_setup(shared_anon, 4));
+	CHECK(got == 0, "a ring in shared anonymous memory (shmem) is accepted (got %ld)", got);
+	asys_ring_setup(NULL, 0);
+	munmap(shared_anon, 4096);
 }
 
 static void setup_refuses(void)
@@ -56,6 +97,7 @@ static void setup_refuses(void)
 	CHECK(got == -EFAULT, "a read-only ring gives EFAULT (got %ld)", got);
 	got = errno_of(asys_ring_setup((struct asys_ring *)0x1000, 4));
 	CHECK(got == -EFAULT, "an unmapped ring gives EFAULT (got %ld)", got);
+	file_backed();
 
 	memset(mem[0], 0xa5, sizeof(mem[0]));
 	got = errno_of(asys_ring_setup(r, 64));
@@ -130,7 +172,10 @@ static void small_ring(void)
 	unsigned long rargs[4][3];
 	struct asys_completion c = { 0, 0 };
 	struct asys_input q[4];
-	int fds[2], i;
+	int fds[2], late[2], i;
+	unsigned long late_args[3] = { 0, (unsigned long)&byte[1], 1 };
+	unsigned int unread;
+	pid_t writer;
 	long got;
 
 	asys_watchdog_step = "3: a ring of 4";
@@ -173,9 +218,13 @@ static void small_ring(void)
 	asys_ring_consume(r, 1);
 
 	asys_watchdog_step = "5: head moved back while a call runs";
+	ok = pipe(late) == 0;
+	REQUIRE(ok, "pipe()");
+	late_args[0] = late[0];
 	asys_req(&q[0], SYS_read, 50, rargs[0], 3);
-	got = errno_of(asys_submit(q, 1));
-	CHECK(got == 1, "a read of the empty pipe starts (got %ld)", got);
+	asys_req(&q[1], SYS_read, 51, late_args, 3);
+	got = errno_of(asys_submit(q, 2));
+	CHECK(got == 2, "two reads of empty pipes start (got %ld)", got);
 	r->head -= 4;	/* claims 4 entries unread: the ring is full */
 	ok = write(fds[1], "e", 1) == 1;
 	REQUIRE(ok, "write 1 byte");
@@ -187,13 +236,39 @@ static void small_ring(void)
 		usleep(10000);
 	CHECK(got == -EOVERFLOW, "asys_ring_wait() says EOVERFLOW: a completion waits in the "
 	      "kernel queue (got %ld)", got);
+	r->head += 4;	/* the ring is whole again, and empty */
+	/*
+	 * A waiter for entries the ring does not hold is told of the queued completion at
+	 * once, not when the call still running ends: that one ends only when the child
+	 * writes, 3 s from now, or when this thread does, after the check.
+	 */
+	writer = fork();
+	if (writer == 0) {
+		sleep(3);
+		_exit(write(late[1], "g", 1) == 1 ? 0 : 1);
+	}
+	got = errno_of(asys_ring_wait(1));
+	unread = asys_ring_ready(r);
+	CHECK(got == -EOVERFLOW && unread == 0,
+	      "asys_ring_wait(1), with a completion queued and a call still running, says "
+	      "EOVERFLOW before that call ends (got %ld; the ring holds %u, want 0)", got, unread);
+	kill(writer, SIGKILL);
+	waitpid(writer, NULL, 0);
 	got = errno_of(asys_await_completion(&c));
 	CHECK(got == 1 && c.cookie == 50 && c.return_code == 1,
 	      "asys_await_completion() hands it out: cookie 50, return_code 1 (got %ld, %lu, %ld)",
 	      got, c.cookie, c.return_code);
-	r->head += 4;
+	ok = write(late[1], "f", 1) == 1;
+	REQUIRE(ok, "write 1 byte");
+	got = errno_of(asys_ring_wait(1));
+	CHECK(got == 1 && asys_ring_entry(r, 0)->cookie == 51 && asys_ring_entry(r, 0)->return_code == 1,
+	      "the other read then completes into the ring (got %ld, cookie %lu, return_code %ld)",
+	      got, asys_ring_entry(r, 0)->cookie, asys_ring_entry(r, 0)->return_code);
+	asys_ring_consume(r, asys_ring_ready(r));
 	close(fds[0]);
 	close(fds[1]);
+	close(late[0]);
+	close(late[1]);
 }
 
 /* 6: await reads the ring */

@@ -11,13 +11,15 @@
  *      spare the user context moves to.
  *   2. 6 processes on both CPUs, forking, exec'ing themselves and exiting while their
  *      calls run and end: "kept" grows and "kept_foreign" stays 0.
- * Contract: /sys/kernel/debug/fibrils/stacks has "kept N" and "kept_foreign N" lines.
+ *   3. exec is where one image's stacks stop serving the next: a process whose calls left
+ *      a kept stack (and in cachemiss mode a spare made from it) execs itself, and the new
+ *      image's first call takes a cleared stack, from the per-CPU cache or the allocator
+ *      ("reused" or "allocated" grows).
+ * Contract: /sys/kernel/debug/fibrils/stacks has "kept N" and "kept_foreign N" lines, and
+ *   Lab 5's "allocated N" and "reused N".
  */
+#include "fibril_stacks.h"	/* first: it defines _GNU_SOURCE */
 #include <sys/wait.h>
-#include "labtest.h"
-#include "asys_test.h"
-
-#define STACKS "/sys/kernel/debug/fibrils/stacks"
 
 static int ok;
 
@@ -31,31 +33,48 @@ static int read_kept(long *kept, long *foreign)
 	return ret;
 }
 
-/* n blocking round trips: a read of an empty pipe, a write that ends it, its completion */
-static long round_trips(int n, unsigned long cookie)
+/* round_trips() of fibril_stacks.h on a pipe of its own */
+static long pipe_round_trips(int n, unsigned long cookie)
 {
-	static char byte;
-	struct asys_completion c;
-	unsigned long args[3];
-	int fds[2], err;
-	long i;
+	int fds[2];
+	long done;
 
 	if (pipe(fds))
 		return -1;
-	args[0] = fds[0], args[1] = (unsigned long)&byte, args[2] = 1;
-	for (i = 0; i < n; i++)
-		if (asys_submit1(SYS_read, cookie + i, args, 3, &err) != 1 ||
-		    write(fds[1], "x", 1) != 1 || asys_await_completion(&c) != 1 ||
-		    c.return_code != 1)
-			break;
+	done = round_trips(fds[0], fds[1], n, cookie);
 	close(fds[0]);
 	close(fds[1]);
-	return i;
+	return done;
+}
+
+/* a getpid() through asys, awaited: 1 when it came back right */
+static int one_getpid(unsigned long cookie)
+{
+	struct asys_completion c;
+	int err;
+
+	return asys_submit1(SYS_getpid, cookie, NULL, 0, &err) == 1 &&
+	       asys_await_completion(&c) == 1 && c.cookie == cookie && c.return_code == getpid();
+}
+
+/*
+ * The new image of part 3: its first call must take a stack that was cleared. Exit 0;
+ * 32, no stack was taken (the old image's spare served it); 33, the call failed.
+ */
+static int fresh_after_exec(void)
+{
+	struct stacks before, after;
+
+	if (read_stacks(&before))
+		return 33;
+	if (!one_getpid(9000) || read_stacks(&after))
+		return 33;
+	return after.allocated + after.reused > before.allocated + before.reused ? 0 : 32;
 }
 
 static void churn_child(int idx, const char *self)
 {
-	long done = round_trips(40, 1000 * idx);
+	long done = pipe_round_trips(40, 1000 * idx);
 
 	if (done != 40)
 		_exit(20);
@@ -80,10 +99,12 @@ int main(int argc, char **argv)
 {
 	long kept0, kept1, kept2, foreign, done;
 	int i, status, bad = 0;
-	pid_t pids[6];
+	pid_t pids[6], pid;
 
 	if (argc > 1 && !strcmp(argv[1], "--exec-child"))
-		return round_trips(20, 7000) == 20 ? 0 : 22;
+		return pipe_round_trips(20, 7000) == 20 ? 0 : 22;
+	if (argc > 1 && !strcmp(argv[1], "--fresh-after-exec"))
+		return fresh_after_exec();
 	asys_watchdog(60);
 	ok = asys_present();
 	REQUIRE(ok, "this kernel has asys_submit (system call 451)");
@@ -91,7 +112,7 @@ int main(int argc, char **argv)
 	REQUIRE(ok, "%s: want \"kept N\" and \"kept_foreign N\" lines (got none)", STACKS);
 
 	asys_watchdog_step = "1: 100 round trips";
-	done = round_trips(100, 1);
+	done = pipe_round_trips(100, 1);
 	CHECK(done == 100, "100 blocking round trips complete (%ld)", done);
 	read_kept(&kept1, &foreign);
 	CHECK(kept1 - kept0 >= 90, "at least 90 of them took back the stack the last one ended "
@@ -120,5 +141,22 @@ int main(int argc, char **argv)
 	      "%ld, want at least %d)", kept2 - kept1, 6 * 30);
 	CHECK(foreign == 0, "no task ever took back a stack another task kept (kept_foreign %ld)",
 	      foreign);
+
+	asys_watchdog_step = "3: exec";
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		/* a kept stack, and in cachemiss mode the spare the getpid() made from it */
+		if (pipe_round_trips(2, 8000) != 2 || !one_getpid(8100))
+			_exit(30);
+		execl(argv[0], argv[0], "--fresh-after-exec", (char *)NULL);
+		_exit(31);
+	}
+	status = -1;
+	ok = pid > 0 && asys_reap_within(pid, &status, 30000) == 1 && WIFEXITED(status);
+	CHECK(ok && WEXITSTATUS(status) == 0,
+	      "after exec, the new image's first call took a cleared stack, not one the old "
+	      "image's calls used (status %#x; exit 32: no stack was taken, the old image's "
+	      "spare served it; 30, 31, 33: the calls or the exec failed)", status);
 	return labtest_done();
 }
