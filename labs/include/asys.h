@@ -140,6 +140,7 @@ static inline void asys_req(struct asys_input *r, int nr, unsigned long cookie,
  *       errno EBUSY: a ring is registered already, or calls are pending or completions
  *       queued (asys_ring_setup(NULL, 0) gives EBUSY while calls run)
  *       errno EFAULT: the memory cannot be written (not mapped, read-only)
+ *       errno EOPNOTSUPP: a shared mapping of a file other than shmem
  *
  * With a ring, asys_submit() gives EAGAIN for a call that could find the ring full when it
  * ends (running calls plus unread entries reach its size): no completion is ever lost.
@@ -147,8 +148,8 @@ static inline void asys_req(struct asys_input *r, int nr, unsigned long cookie,
  *
  * asys_ring_wait(min) sleeps until the ring holds at least min unread entries, or until no
  * running call can bring more, and returns how many it holds. EINVAL without a ring or for
- * min above its size; EINTR for a signal; EOVERFLOW when completions wait in the kernel
- * queue because you moved head back (collect them with asys_await_completion()).
+ * min above its size; EINTR for a signal; EOVERFLOW as soon as a completion waits in the
+ * kernel queue because you moved head back (collect it with asys_await_completion()).
  *
  * The two rules of order (io_uring's): the kernel writes an entry, then publishes it with a
  * release store of tail; you acquire tail before you read entries, and release head after.
