@@ -194,6 +194,19 @@ static inline int asys_reap_within(pid_t pid, int *status, int ms)
 }
 
 /*
+ * asys_child_exit(pid, ms): a forked child's exit status once it has ended (waiting ms
+ * at most); -1 if it was not forked (pid <= 0), did not end in time, or was killed.
+ */
+static inline int asys_child_exit(pid_t pid, int ms)
+{
+	int status;
+
+	if (pid <= 0 || asys_reap_within(pid, &status, ms) != 1 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
  * asys_fork_ready(child_main, mode, &pid): fork a child that runs child_main(mode, fd)
  * and writes one byte on fd once it has set up what the test needs ('y': ready, anything
  * else: it could not). Returns 1 when the child said 'y'; *pid is the child, or -1.

@@ -152,11 +152,10 @@ int main(int argc, char **argv)
 		execl(argv[0], argv[0], "--fresh-after-exec", (char *)NULL);
 		_exit(31);
 	}
-	status = -1;
-	ok = pid > 0 && asys_reap_within(pid, &status, 30000) == 1 && WIFEXITED(status);
-	CHECK(ok && WEXITSTATUS(status) == 0,
+	status = asys_child_exit(pid, 30000);
+	CHECK(status == 0,
 	      "after exec, the new image's first call took a cleared stack, not one the old "
-	      "image's calls used (status %#x; exit 32: no stack was taken, the old image's "
-	      "spare served it; 30, 31, 33: the calls or the exec failed)", status);
+	      "image's calls used (exit %d; 32: no stack was taken, the old image's spare "
+	      "served it; 30, 31, 33: the calls or the exec failed; -1: no exit)", status);
 	return labtest_done();
 }
