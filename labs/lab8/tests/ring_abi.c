@@ -4,7 +4,8 @@
  *   1. setup refuses what it must: entries 0, 3, 8192 and a ring that is not 8-byte
  *      aligned with EINVAL; read-only and unmapped memory with EFAULT; a shared mapping
  *      of a file with EOPNOTSUPP (shmem is accepted); a second ring, and a ring while a
- *      call is pending, with EBUSY. It writes head = tail = 0, mask, flags.
+ *      call is pending, with EBUSY. It writes head = tail = 0, mask, flags. The pinned
+ *      page counts in VmPin, and without CAP_IPC_LOCK against RLIMIT_MEMLOCK (ENOMEM).
  *   2. the oracle: a batch of calls that do not block is complete when asys_submit()
  *      returns; each entry, in order, holds the cookie and what the same call made
  *      synchronously returns (getpid, getppid, a write to /dev/null, close and read of a
@@ -27,6 +28,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -77,6 +79,50 @@ static void file_backed(void)
 	munmap(shared_anon, 4096);
 }
 
+/* vm_pin_kb(): this process's VmPin in kB (its mm's pinned pages), or -1 */
+static long vm_pin_kb(void)
+{
+	char buf[64];
+
+	return status_field(0, "VmPin:", buf, sizeof(buf)) ? strtol(buf, NULL, 10) : -1;
+}
+
+/*
+ * The ring's pages are pinned, memory the thread holds out of reclaim: charged to its
+ * VmPin while registered, and without CAP_IPC_LOCK kept within RLIMIT_MEMLOCK (ENOMEM),
+ * as io_uring charges its rings.
+ */
+static void charged(void)
+{
+	struct asys_ring *r = (struct asys_ring *)mem[1];
+	long before = vm_pin_kb(), during, after, got;
+	int code;
+	pid_t pid;
+
+	got = errno_of(asys_ring_setup(r, 4));
+	during = vm_pin_kb();
+	asys_ring_setup(NULL, 0);
+	after = vm_pin_kb();
+	CHECK(got == 0 && before >= 0 && during - before == 4 && after == before,
+	      "a ring of one page is charged to VmPin while registered (%ld kB, then %ld, then "
+	      "%ld; setup gave %ld)", before, during, after, got);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct rlimit none = { 0, 0 };
+
+		/* nobody, with no memory to lock: no CAP_IPC_LOCK either */
+		if (setrlimit(RLIMIT_MEMLOCK, &none) || setuid(65534))
+			_exit(3);
+		got = errno_of(asys_ring_setup(r, 4));
+		_exit(got == -ENOMEM ? 0 : got == 0 ? 1 : 2);
+	}
+	code = asys_child_exit(pid, 10000);
+	CHECK(code == 0, "without CAP_IPC_LOCK, a ring past RLIMIT_MEMLOCK gives ENOMEM (exit %d; "
+	      "1: it was registered, 2: another error, 3: the child could not drop its rights)",
+	      code);
+}
+
 static void setup_refuses(void)
 {
 	void *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -98,6 +144,7 @@ static void setup_refuses(void)
 	got = errno_of(asys_ring_setup((struct asys_ring *)0x1000, 4));
 	CHECK(got == -EFAULT, "an unmapped ring gives EFAULT (got %ld)", got);
 	file_backed();
+	charged();
 
 	memset(mem[0], 0xa5, sizeof(mem[0]));
 	got = errno_of(asys_ring_setup(r, 64));
