@@ -141,6 +141,7 @@ static inline void asys_req(struct asys_input *r, int nr, unsigned long cookie,
  *       queued (asys_ring_setup(NULL, 0) gives EBUSY while calls run)
  *       errno EFAULT: the memory cannot be written (not mapped, read-only)
  *       errno EOPNOTSUPP: a shared mapping of a file other than shmem
+ *       errno ENOMEM: past RLIMIT_MEMLOCK without CAP_IPC_LOCK (the pages count in VmPin)
  *
  * With a ring, asys_submit() gives EAGAIN for a call that could find the ring full when it
  * ends (running calls plus unread entries reach its size): no completion is ever lost.
