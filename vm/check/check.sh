@@ -5,7 +5,8 @@
 # optional challenge's hidden tests (labs/labN/challenge/) are graded the same way, the
 # solved tree carrying the challenge's answer too; their rows are challenge:NAME. A full
 # run also tests class delivery: a student edition (vm/check/release.sh) and batch
-# grading (vm/check/grade-all.sh), beside the labs once Lab 0's kernels are built. Start
+# grading (vm/check/grade-all.sh), beside the labs' last guests once every kernel is
+# built. Start
 # comes first: the labs then go through the series in order, so each switch of the
 # one build tree is a small step forward.
 # Results: results/results.tsv (vm/lib.sh results_row: a header, then lab variant boot test
@@ -89,17 +90,25 @@ export GUEST_SLOT_DIR="$BUILD/check/guest-slots"
 # The other checks. They depend on the labs' kernels or results, not on each other, so
 # they run AFTER_JOBS at a time (default 2, this machine's CPUs: most of them are one
 # guest, one browser or one Perl at a time), each into a file of its own that is printed
-# whole, in this order, when all are done. A check that needs only some kernels names the
-# last of them ("LAB VARIANT": the builder makes them in step order) and starts as soon
-# as that one is built, beside the labs, in the CPU time their guests leave idle while
-# they sleep; the rest start after the labs. Longest first, so that the lanes end together.
-after=() # "FUNCTION|CATEGORY|STEP|WHAT FAILED|NEEDS": NEEDS a step's index, or all
-# after_check FUNCTION CATEGORY STEP WHAT-FAILED [LAB VARIANT]
+# whole, in this order, when all are done. Longest first, so that the lanes end together.
+# A check that needs only some kernels says when it may start beside the labs, in the
+# CPU time their guests leave idle while they sleep:
+#   "LAB VARIANT"  once that kernel is built (the builder makes them in step order): for
+#                  a check that only boots them;
+#   builder        once the builder has made every kernel: for a check that builds kernels
+#                  of its own (hand-ins, a student's). A cold run's builder keeps both CPUs
+#                  busy, and a second build beside it only slows it down; a warm run's is
+#                  done in minutes.
+# Any other check starts after the labs, whose results it reads.
+after=() # "FUNCTION|CATEGORY|STEP|WHAT FAILED|NEEDS": NEEDS a step's index, builder or all
+# after_check FUNCTION CATEGORY STEP WHAT-FAILED [LAB VARIANT | builder]
 after_check() {
 	local need=all i
-	if [ $# -ge 5 ]; then
-		for i in "${!steps[@]}"; do [ "${steps[$i]}" != "$5" ] || need=$i; done
-	fi
+	case "${5:-}" in
+	"") ;;
+	builder) need=builder ;;
+	*) for i in "${!steps[@]}"; do [ "${steps[$i]}" != "$5" ] || need=$i; done ;;
+	esac
 	after+=("$1|$2|$3|$4|$need")
 }
 
@@ -111,11 +120,11 @@ release_check() { env -u TIMING_FILE "$top/vm/check/release.sh"; }
 if [ -z "$lab" ] && [ -z "$submission" ] && [ -z "$solved_k" ]; then
 	# The kernel's own selftests: the stock kernel and the fibril kernels built above.
 	kselftests_check() { env -u TIMING_FILE "$top/vm/check/kselftests.sh"; }
-	after_check kselftests_check boot "kernel selftests" "kernel selftests (vm/check/kselftests.sh)" "7 solved"
-	after_check grade_all_check other "make grade-all" "make grade-all (vm/check/grade-all.sh)" "0 solved"
-	after_check release_check other "student edition" "student edition (vm/check/release.sh)" "0 solved"
+	after_check kselftests_check boot "kernel selftests" "kernel selftests (vm/check/kselftests.sh)" builder
+	after_check grade_all_check other "make grade-all" "make grade-all (vm/check/grade-all.sh)" builder
+	after_check release_check other "student edition" "student edition (vm/check/release.sh)" builder
 	leaderboard_check() { env -u TIMING_FILE "$top/vm/check/gradescope-leaderboard.sh"; }
-	after_check leaderboard_check boot "Gradescope leaderboard" "Gradescope leaderboard (vm/check/gradescope-leaderboard.sh)" "5 solved"
+	after_check leaderboard_check boot "Gradescope leaderboard" "Gradescope leaderboard (vm/check/gradescope-leaderboard.sh)" builder
 fi
 
 # The grader's own must-fail checks, on the first lab's solved kernel.
@@ -206,6 +215,7 @@ builder() {
 		touch "$steps_dir/$i.ready"
 		i=$((i + 1))
 	done
+	touch "$steps_dir/builder.done"
 }
 builder &
 builder_pid=$!
@@ -243,8 +253,8 @@ count_undone() { # DIR FIRST LAST: how many of FIRST..LAST-1 have no DIR/I.rc ye
 	for ((i = $2; i < $3; i++)); do [ -f "$1/$i.rc" ] || count=$((count + 1)); done
 	echo "$count"
 }
-# start_afters: every check not started whose kernels are built (or, NEEDS all, once the
-# labs are done), while a lane is free.
+# start_afters: every check not started that may start now (its kernel built, the builder
+# done, or the labs done: NEEDS above), while a lane is free.
 labs_done=0
 after_started=()
 start_afters() {
@@ -252,11 +262,11 @@ start_afters() {
 	for i in "${!after[@]}"; do
 		[ -z "${after_started[$i]:-}" ] || continue
 		IFS='|' read -r fn category step _ need <<<"${after[$i]}"
-		if [ "$need" = all ]; then
-			[ "$labs_done" = 1 ] || continue
-		else
-			[ -f "$steps_dir/$need.ready" ] || continue
-		fi
+		case "$need" in
+		all) [ "$labs_done" = 1 ] || continue ;;
+		builder) [ -f "$steps_dir/builder.done" ] || ! kill -0 "$builder_pid" 2>/dev/null || continue ;;
+		*) [ -f "$steps_dir/$need.ready" ] || continue ;;
+		esac
 		running=0
 		for ((j = 0; j < ${#after[@]}; j++)); do
 			[ -z "${after_started[$j]:-}" ] || [ -f "$after_dir/$j.rc" ] || running=$((running + 1))
